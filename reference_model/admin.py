@@ -1,0 +1,132 @@
+"""Definition commands: DEFINE/ALTER CFSTRUCT, DEFINE/ALTER QLOCAL, SETXCF ALTER.
+
+An invalid definition is a documented rejection of the command, so it is an
+outcome (``reason="INVALID"``) naming the rule, not an exception; the model's
+state is unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from reference_model.accounting import pool_totals
+from reference_model.errors import ConfigurationError
+from reference_model.outcomes import CMD_INVALID, CMD_NOT_ALLOWED, CMD_OUT_OF_RANGE, Outcome
+from reference_model.state import Queue, Structure
+from reference_model.validation import (
+    MAX_QUEUES_PER_STRUCTURE, check_queue_against, check_structure_count,
+)  # fmt: skip
+
+if TYPE_CHECKING:
+    from reference_model.model import Model
+    from reference_model.operations import (
+        AlterQueue, AlterStructure, DefineQueue, DefineStructure, SetxcfAlter,
+    )  # fmt: skip
+
+MQ_ALTERABLE = frozenset(
+    {"cflevel", "recover", "offload", "fullthreshold"}
+    | {f"offld{n}{k}" for n in (1, 2, 3) for k in ("th", "sz")}
+)
+QUEUE_ALTERABLE = frozenset({"maxdepth", "maxmsgl", "qdepthhi", "qdepthlo", "qdphiev", "qdploev", "qdpmaxev"})
+
+
+def invalid(kind: str, err: ConfigurationError) -> Outcome:
+    """The outcome of a command the documentation rejects."""
+    return Outcome(kind, False, CMD_INVALID, (err.rule_id,), value=err.to_record())
+
+
+def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: frozenset[str]) -> None:
+    for key, value in changes:
+        if key not in allowed:
+            raise ConfigurationError(f"{kind}.{key}", value, f"one of {sorted(allowed)}", "OFFLOAD-013")
+
+
+def define_structure(model: Model, op: DefineStructure) -> Outcome:
+    """DEFINE CFSTRUCT: name rules and structure limits (TOPOLOGY-001..004, 009, CQS-016)."""
+    sd = op.structure
+    try:
+        if sd.name in model.structures:
+            raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
+        if model.config.profile == "mq" and (sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource):
+            raise ConfigurationError("define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile",
+                                     "CQS-016")
+        check_structure_count([*model.structures, sd.name], "define_structure")
+    except ConfigurationError as err:
+        return invalid("define_structure", err)
+    model.structures[sd.name] = Structure(sd, model.acct)
+    return Outcome("define_structure", rules=("TOPOLOGY-003", "TOPOLOGY-004", "TOPOLOGY-009"))
+
+
+def alter_structure(model: Model, op: AlterStructure) -> Outcome:
+    """ALTER CFSTRUCT: unspecified keywords unchanged (OFFLOAD-013); CFLEVEL down only when empty (CFLEVEL-009)."""
+    s = model.structure(op.name)
+    try:
+        _check_changes("alter_structure", op.changes, MQ_ALTERABLE)
+        new = attrs.evolve(s.defn, **dict(op.changes))
+    except ConfigurationError as err:
+        return invalid("alter_structure", err)
+    if new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3 and _in_use(model, s):
+        return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
+    s.defn = new
+    return Outcome("alter_structure", rules=("OFFLOAD-013",))
+
+
+def _in_use(model: Model, s: Structure) -> bool:
+    return any(q.msgs for q in model.queues.values() if q.defn.cfstruct == s.defn.name)
+
+
+def define_queue(model: Model, op: DefineQueue) -> Outcome:
+    """DEFINE QLOCAL: a known structure with fewer than 512 queues (TOPOLOGY-005, TOPOLOGY-013)."""
+    qd = op.queue
+    try:
+        check_queue_against(model.config, qd, set(model.structures), set(model.queues))
+        on_structure = sum(1 for q in model.queues.values() if q.defn.cfstruct == qd.cfstruct)
+        if qd.cfstruct is not None and on_structure >= MAX_QUEUES_PER_STRUCTURE:
+            raise ConfigurationError("define_queue.cfstruct", qd.cfstruct,
+                                     f"a structure with fewer than {MAX_QUEUES_PER_STRUCTURE} queues", "TOPOLOGY-005")
+    except ConfigurationError as err:
+        return invalid("define_queue", err)
+    model.queues[qd.name] = Queue(qd)
+    return Outcome("define_queue", rules=("TOPOLOGY-005", "TOPOLOGY-013"))
+
+
+def alter_queue(model: Model, op: AlterQueue) -> Outcome:
+    """ALTER QLOCAL: depth limits and event switches (QDEPTH-014)."""
+    q = model.queue(op.name)
+    try:
+        _check_changes("alter_queue", op.changes, QUEUE_ALTERABLE)
+        new = attrs.evolve(q.defn, **dict(op.changes))
+    except ConfigurationError as err:
+        return invalid("alter_queue", err)
+    q.defn = new
+    changes = dict(op.changes)
+    q.hi = changes.get("qdphiev", q.hi)
+    q.lo = changes.get("qdploev", q.lo)
+    q.max = changes.get("qdpmaxev", q.max)
+    return Outcome("alter_queue", rules=("QDEPTH-014",))
+
+
+def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
+    """SETXCF START,ALTER: INITSIZE..SIZE valid, above SIZE invalid, the rest by reading (CAPACITY-004..006)."""
+    s = model.structure(op.cfstruct)
+    d, r = s.defn, model.readings
+    new = op.size_kb
+    if not isinstance(new, int) or new < 1:
+        return invalid("setxcf_alter", ConfigurationError("setxcf_alter.size_kb", new, "an integer >= 1",
+                                                          "CAPACITY-008"))
+    if new > d.size_kb:
+        return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-005",))
+    rules = ("CAPACITY-004",)
+    if new == d.size_kb or new < d.effective_initsize_kb:
+        rejected = r.alter_at_size == "rejected" if new == d.size_kb else r.alter_below_initsize == "rejected"
+        if rejected:
+            return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
+        rules = ("CAPACITY-006",)
+    entries, elements = pool_totals(new, d.ratio, model.acct)
+    if entries < s.pools.entries_used or elements < s.pools.elements_used:
+        return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
+    s.size_kb = new
+    s.pools.entries_total, s.pools.elements_total = entries, elements
+    return Outcome("setxcf_alter", rules=rules, signals=model.full_signals(s), usage=s.pools.as_tuple())

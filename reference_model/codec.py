@@ -1,0 +1,141 @@
+"""Plain-record (JSON-safe dict) forms of configurations, operations and outcomes.
+
+These records are the one format used on the wire, in transcripts, in Spark rows
+and in reports.  Decoding validates: an unknown key or a bad value raises
+:class:`~reference_model.errors.ConfigurationError` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from reference_model.config import Accounting, Config, QueueDef, StructureDef
+from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from reference_model.operations import OPERATION_BY_KIND, DefineQueue, DefineStructure
+from reference_model.outcomes import EventMessage, Outcome
+from reference_model.readings import Readings, readings_from_dict
+
+
+def _build(cls: type, record: Mapping[str, Any], where: str) -> Any:
+    names = {a.name for a in attrs.fields(cls)}
+    for key in record:
+        if key not in names:
+            raise ConfigurationError(f"{where}.{key}", record[key], f"one of {sorted(names)}", UNKNOWN_FIELD)
+    try:
+        return cls(**record)
+    except TypeError as exc:
+        raise ConfigurationError(where, dict(record), f"the fields of {cls.__name__}: {exc}", UNKNOWN_FIELD) from exc
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def record_of(obj: Any) -> dict[str, Any]:
+    """An attrs record as a dict of plain values (tuples become lists)."""
+    return {a.name: _plain(getattr(obj, a.name)) for a in attrs.fields(type(obj))}
+
+
+def structure_from_record(record: Mapping[str, Any]) -> StructureDef:
+    return _build(StructureDef, record, f"structures[{record.get('name', '?')}]")
+
+
+def queue_from_record(record: Mapping[str, Any]) -> QueueDef:
+    return _build(QueueDef, record, f"queues[{record.get('name', '?')}]")
+
+
+def config_to_record(config: Config) -> dict[str, Any]:
+    out = record_of(config)
+    out["structures"] = [record_of(s) for s in config.structures]
+    out["queues"] = [record_of(q) for q in config.queues]
+    out["readings"] = config.readings.as_dict()
+    out["accounting"] = record_of(config.accounting)
+    return out
+
+
+def config_from_record(record: Mapping[str, Any]) -> Config:
+    """Build a validated :class:`Config` from its record form."""
+    data = dict(record)
+    if "structures" in data:
+        data["structures"] = tuple(structure_from_record(s) for s in data["structures"])
+    if "queues" in data:
+        data["queues"] = tuple(queue_from_record(q) for q in data["queues"])
+    if "readings" in data:
+        data["readings"] = readings_from_dict(data["readings"] or {})
+    if "accounting" in data:
+        data["accounting"] = _build(Accounting, data["accounting"], "accounting")
+    for key in ("qmgrs", "perfmev_disabled"):
+        if key in data:
+            data[key] = tuple(data[key])
+    if data.get("overflow_exit") is not None:
+        data["overflow_exit"] = tuple(data["overflow_exit"])
+    return _build(Config, data, "config")
+
+
+def op_to_record(op: Any) -> dict[str, Any]:
+    """``{"op": KIND, ...fields}``; definitions nest their record, changes become a dict."""
+    out: dict[str, Any] = {"op": op.KIND}
+    for a in attrs.fields(type(op)):
+        value = getattr(op, a.name)
+        if a.name in ("structure", "queue") and not isinstance(value, str):
+            value = record_of(value)
+        elif a.name == "changes":
+            value = dict(value)
+        out[a.name] = _plain(value)
+    return out
+
+
+def op_from_record(record: Mapping[str, Any]) -> Any:
+    """Decode an operation record; unknown kinds and fields name themselves."""
+    kind = record.get("op")
+    cls = OPERATION_BY_KIND.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise ConfigurationError("op", kind, f"one of {sorted(OPERATION_BY_KIND)}", UNKNOWN_FIELD)
+    fields = {k: v for k, v in record.items() if k != "op"}
+    if cls is DefineStructure:
+        fields["structure"] = structure_from_record(fields.get("structure", {}))
+    elif cls is DefineQueue:
+        fields["queue"] = queue_from_record(fields.get("queue", {}))
+    return _build(cls, fields, kind)
+
+
+def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
+    """Compact record: fields at their default are left out."""
+    out: dict[str, Any] = {"kind": outcome.kind, "ok": outcome.ok}
+    if outcome.reason is not None:
+        out["reason"] = outcome.reason
+    if outcome.rules:
+        out["rules"] = list(outcome.rules)
+    if outcome.offloaded is not None:
+        out["offloaded"] = outcome.offloaded
+    if outcome.tag is not None:
+        out["tag"] = outcome.tag
+    if outcome.events:
+        out["events"] = [record_of(e) for e in outcome.events]
+    if outcome.signals:
+        out["signals"] = list(outcome.signals)
+    if outcome.usage is not None:
+        out["usage"] = list(outcome.usage)
+    if outcome.value is not None:
+        out["value"] = outcome.value
+    return out
+
+
+def outcome_from_record(record: Mapping[str, Any]) -> Outcome:
+    """Decode an outcome record (as sent by an implementation or stored in a trace)."""
+    data = dict(record)
+    data["rules"] = tuple(data.get("rules", ()))
+    data["events"] = tuple(_build(EventMessage, e, "events[]") for e in data.get("events", ()))
+    data["signals"] = tuple(data.get("signals", ()))
+    if data.get("usage") is not None:
+        data["usage"] = tuple(data["usage"])
+    return _build(Outcome, data, "outcome")
+
+
+def readings_record(readings: Readings) -> dict[str, str]:
+    return readings.as_dict()

@@ -1,0 +1,246 @@
+"""IMS CQS structure overflow (seed 000; ibm-facts 1): the cqs profile's operations.
+
+Sequence: a CQSPUT that leaves primary usage at or above OVFLWMAX starts a
+structure alter (CQS-003); z/OS answers with :class:`AlterOutcome`.  Success
+means no overflow (CQS-004); failure means overflow mode (CQS-005), in which
+queues are selected (CQS-006..010, CQS-018) atomically (CQS-008), then moved
+(CQS-011, CQS-019) or fenced off (CQS-012).  Overflow ends by the 15-minute
+scan (CQS-013/014) or by usage falling (CQS-015).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reference_model.accounting import elements_for, fits, usage_pct
+from reference_model.errors import ConfigurationError
+from reference_model.outcomes import (
+    CMD_INVALID, CMD_NO_ALTER_PENDING, CQS_NO_MSG, CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome,
+)  # fmt: skip
+from reference_model.state import Message, Pools, Queue, Structure
+from reference_model.units import SIZE_100MB
+
+if TYPE_CHECKING:
+    from reference_model.model import Model
+    from reference_model.operations import AlterOutcome, Get, Put, SetOverflowExit
+
+SCAN_SECONDS = 900
+
+
+def target(model: Model, s: Structure) -> float:
+    """CQS-007/015: usage "20% below the overflow threshold", under the target reading."""
+    threshold = s.defn.effective_ovflwmax
+    reading = model.readings.cqs_target
+    if reading == "points":
+        return threshold - 20.0
+    if reading == "relative":
+        return 0.8 * threshold
+    if reading == "drop-points":
+        return s.overflow_base - 20.0
+    return 0.8 * s.overflow_base
+
+
+def _usage(model: Model, s: Structure) -> float:
+    return model.usage(s, model.readings.cqs_usage_metric)
+
+
+def _parts(model: Model, length: int) -> tuple[int, tuple[int, ...]]:
+    """CQS-017: elements of the first part and of each later (staging) part."""
+    size = model.lgmsgsz
+    if length <= size:
+        return elements_for(length, model.acct), ()
+    rest = length - size
+    full, last = divmod(rest, size)
+    staged = (elements_for(size, model.acct),) * full + ((elements_for(last, model.acct),) if last else ())
+    return elements_for(size, model.acct), staged
+
+
+def put(model: Model, op: Put) -> Outcome:
+    """CQSPUT: rejected on a fenced queue (CQS-012), split (CQS-017), then the OVFLWMAX check."""
+    model.qmgr(op.qmgr)
+    q = model.queue(op.queue)
+    s = model.structures[q.defn.cfstruct]  # type: ignore[index]
+    if not isinstance(op.length, int) or not 0 <= op.length <= SIZE_100MB:
+        raise ConfigurationError("put.length", op.length, f"an integer 0..{SIZE_100MB}", "CQS-017")
+    name = q.defn.name
+    overflowed = name in s.overflow_queues
+    if overflowed and s.defn.ovflwstr is None:
+        return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
+    first, staged = _parts(model, op.length)
+    primary = model.pools(s)
+    ok = fits(primary, len(staged), sum(staged))
+    if overflowed:
+        ok = ok and fits(s.overflow_pools.as_tuple(), 1, first)  # type: ignore[union-attr]
+    else:
+        ok = fits(primary, 1 + len(staged), first + sum(staged))
+    if not ok:
+        return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
+    msg = Message(model.next_seq(), op.tag, op.length, False, False, first, False)
+    msg.staged = staged
+    msg.on_overflow = overflowed
+    _charge(s, msg, +1)
+    q.msgs.append(msg)
+    q.depth += 1
+    rules = ("CQS-017",) if staged else ()
+    if overflowed:
+        rules += ("CQS-022",)
+    signals = model.full_signals(s)
+    if not s.defn.resource and not s.alter_pending and not s.overflow_mode:
+        if _usage(model, s) >= s.defn.effective_ovflwmax:
+            s.alter_pending = True
+            signals += (f"ALTER {s.defn.name}",)
+            rules += ("CQS-003",)
+    return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _charge(s: Structure, msg: Message, sign: int) -> None:
+    """Add (+1) or release (-1) a data object's storage: first part where it lives, later parts on the primary."""
+    home = s.overflow_pools if msg.on_overflow else s.pools
+    home.entries_used += sign  # type: ignore[union-attr]
+    home.elements_used += sign * msg.elements  # type: ignore[union-attr]
+    if msg.staged:
+        s.pools.entries_used += sign * len(msg.staged)
+        s.pools.elements_used += sign * sum(msg.staged)
+        s.staging_depth += sign * len(msg.staged)
+
+
+def get(model: Model, op: Get) -> Outcome:
+    """CQSREAD + CQSDEL of the oldest data object; may end overflow without OVFLWSTR (CQS-015)."""
+    model.qmgr(op.qmgr)
+    q = model.queue(op.queue)
+    s = model.structures[q.defn.cfstruct]  # type: ignore[index]
+    if not q.msgs:
+        return Outcome("get", False, CQS_NO_MSG, ("QUEUE-001",))
+    msg = q.msgs.pop(0)
+    q.depth -= 1
+    _charge(s, msg, -1)
+    rules: tuple[str, ...] = ("QUEUE-001",)
+    signals = model.full_signals(s)
+    if s.overflow_mode and s.defn.ovflwstr is None and _usage(model, s) <= target(model, s):
+        signals += _end_overflow(s)
+        rules += ("CQS-015",)
+    return Outcome("get", True, rules=rules, tag=msg.tag, signals=signals, usage=s.pools.as_tuple())
+
+
+def _end_overflow(s: Structure) -> tuple[str, ...]:
+    s.overflow_mode = False
+    s.overflow_queues = set()
+    return (f"OVERFLOW_OFF {s.defn.name}",)
+
+
+def _space(q: Queue) -> tuple[int, int]:
+    """Entries and elements a queue's first parts use on the primary structure."""
+    on_primary = [m for m in q.msgs if not m.on_overflow]
+    return len(on_primary), sum(m.elements for m in on_primary)
+
+
+def select(model: Model, s: Structure) -> list[str]:
+    """CQS-006/007/009/010/018: approved queues, largest first, until projected usage meets the target.
+
+    The staging queue is not a queue of ours at all, so it is never a candidate.
+    Queues using no space are not candidates: moving them would not lower usage.
+    """
+    metric = model.readings.cqs_usage_metric
+    eu, et, lu, lt = model.pools(s)
+    goal = target(model, s)
+    sized = [(q, *_space(q)) for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
+    sized = sorted((c for c in sized if c[1]), key=lambda c: (-c[2], -c[1], c[0].defn.name))
+    vetoes = frozenset(model.overflow_exit or ())
+    approved: list[str] = []
+    for q, entries, elements in sized:
+        if usage_pct(metric, (eu, et, lu, lt), model.acct) <= goal:
+            break
+        if q.defn.name in vetoes:
+            continue
+        approved.append(q.defn.name)
+        eu, lu = eu - entries, lu - elements
+    return approved
+
+
+def _move(model: Model, s: Structure, names: list[str]) -> None:
+    """CQS-011/019: first parts of approved queues move to the overflow structure."""
+    if s.overflow_pools is None:
+        s.overflow_pools = Pools(s.defn.ovflw_size_kb, s.defn.ratio, model.acct)
+    for name in names:
+        for msg in model.queues[name].msgs:
+            if msg.on_overflow or not fits(s.overflow_pools.as_tuple(), 1, msg.elements):
+                continue
+            s.pools.entries_used -= 1
+            s.pools.elements_used -= msg.elements
+            s.overflow_pools.entries_used += 1
+            s.overflow_pools.elements_used += msg.elements
+            msg.on_overflow = True
+
+
+def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
+    """z/OS answers CQS's alter: success grows the primary, failure enters overflow mode."""
+    s = model.structure(op.cfstruct)
+    if not s.alter_pending:
+        return Outcome("alter_outcome", False, CMD_NO_ALTER_PENDING, ("CQS-003",))
+    if op.success:
+        return _altered(model, s, op.size_kb)
+    s.alter_pending = False
+    s.overflow_mode = True
+    s.overflow_start = model.clock
+    s.overflow_base = _usage(model, s)
+    approved = select(model, s)
+    rules = ("CQS-005", "CQS-006", "CQS-007", "CQS-008", "CQS-018",
+             "CQS-009" if model.overflow_exit is not None else "CQS-010")
+    signals = (f"OVERFLOW_ON {s.defn.name}",) + tuple(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in approved)
+    s.overflow_queues = set(approved)
+    if s.defn.ovflwstr is not None:
+        _move(model, s, approved)
+        rules += ("CQS-011", "CQS-019")
+        if not approved:
+            signals += _end_overflow(s)
+            rules += ("CQS-014",)
+    else:
+        rules += ("CQS-012",)
+        if _usage(model, s) <= target(model, s):
+            signals += _end_overflow(s)
+            rules += ("CQS-015",)
+    return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s),
+                   usage=s.pools.as_tuple())
+
+
+def _altered(model: Model, s: Structure, size_kb: int | None) -> Outcome:
+    from reference_model.accounting import pool_totals
+
+    new = s.defn.size_kb if size_kb is None else size_kb
+    if not isinstance(new, int) or not s.size_kb <= new <= s.defn.size_kb:
+        err = ConfigurationError("alter_outcome.size_kb", new, f"{s.size_kb}..{s.defn.size_kb}", "CAPACITY-005")
+        return Outcome("alter_outcome", False, CMD_INVALID, (err.rule_id,), value=err.to_record())
+    s.alter_pending = False
+    s.size_kb = new
+    s.pools.entries_total, s.pools.elements_total = pool_totals(new, s.defn.ratio, model.acct)
+    return Outcome("alter_outcome", rules=("CQS-004",), signals=model.full_signals(s), usage=s.pools.as_tuple())
+
+
+def _scanned(model: Model, s: Structure, start: int, end: int) -> bool:
+    anchor = 0 if model.readings.cqs_scan_anchor == "clock" else s.overflow_start
+    nxt = anchor + ((max(start, anchor) - anchor) // SCAN_SECONDS + 1) * SCAN_SECONDS
+    return nxt <= end
+
+
+def scan_between(model: Model, start: int, end: int) -> Outcome:
+    """CQS-013/014: every scan in (start, end] takes empty queues out of overflow mode."""
+    signals: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    for s in model.structures.values():
+        if not (s.overflow_mode and s.defn.ovflwstr is not None and _scanned(model, s, start, end)):
+            continue
+        rules = ("CQS-013",)
+        for name in sorted(s.overflow_queues):
+            if not model.queues[name].msgs:
+                s.overflow_queues.discard(name)
+                signals += (f"OVERFLOW_QUEUE_OFF {s.defn.name} {name}",)
+        if not s.overflow_queues:
+            signals += _end_overflow(s)
+            rules += ("CQS-014",)
+    return Outcome("advance_clock", rules=rules, signals=signals)
+
+
+def set_overflow_exit(model: Model, op: SetOverflowExit) -> Outcome:
+    """Install or remove the Queue Overflow exit (CQS-009/010)."""
+    model.overflow_exit = op.vetoes
+    return Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))

@@ -1,0 +1,87 @@
+"""Queue depth events and their toggling (QDEPTH-001..013, seed 004, ibm-facts 4).
+
+Events are generated and toggled outside syncpoint (QDEPTH-012): they are
+decided at put/get time and never undone by a backout.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reference_model.outcomes import EventMessage
+
+if TYPE_CHECKING:
+    from reference_model.model import Model
+    from reference_model.state import Queue
+
+
+def high_reached(depth: int, pct: int, maxdepth: int, reading: str) -> bool:
+    """QDEPTH-001/013: depth at or above QDEPTHHI percent of MAXDEPTH, under a conversion reading."""
+    if reading == "real":
+        return 100 * depth >= pct * maxdepth
+    limit = pct * maxdepth // 100 if reading == "floor" else -(-pct * maxdepth // 100)
+    return depth >= limit
+
+
+def low_reached(depth: int, pct: int, maxdepth: int, reading: str) -> bool:
+    """QDEPTH-002/013: depth at or below QDEPTHLO percent of MAXDEPTH."""
+    if reading == "real":
+        return 100 * depth <= pct * maxdepth
+    limit = pct * maxdepth // 100 if reading == "floor" else -(-pct * maxdepth // 100)
+    return depth <= limit
+
+
+def _toggle(model: Model, q: Queue, kind: str) -> None:
+    """QDEPTH-004/005/006: the switches each event flips."""
+    if kind == "QDPHI":
+        q.hi, q.lo, q.max = False, True, True
+    elif kind == "QDPLO":
+        q.hi, q.lo, q.max = True, False, True
+    else:
+        q.lo, q.max = True, False
+        if model.readings.qfull_hi_flag == "disabled":
+            q.hi = False
+
+
+def _message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
+    """QDEPTH-011: the issuing queue manager's statistics since its last event message."""
+    enq, deq = q.stats.get(qmgr, (0, 0))
+    q.stats[qmgr] = [0, 0]
+    return EventMessage(qmgr, kind, q.defn.name, correl, enq, deq)
+
+
+def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
+    """Raise event ``kind`` detected by ``detector`` on ``q``; return the event messages.
+
+    Shared queues toggle even when PERFMEV is DISABLED (QDEPTH-007); the detector
+    becomes the coordinating queue manager (QDEPTH-009) and every other active
+    queue manager with PERFMEV ENABLED issues a message with the same CorrelId
+    (QDEPTH-010, QDEPTH-016).  Nonshared queues do nothing while the owner has
+    PERFMEV DISABLED (QDEPTH-008) and carry no CorrelId (``correl`` 0).
+    """
+    if q.defn.cfstruct is None:
+        owner = model.qmgrs[q.defn.qmgr]  # type: ignore[index]
+        if not owner.perfmev:
+            return ()
+        _toggle(model, q, kind)
+        return (_message(q, owner.name, kind, 0),)
+    _toggle(model, q, kind)
+    coordinator = model.qmgrs[detector]
+    if not coordinator.perfmev and model.readings.event_broadcast == "if-coordinator-enabled":
+        return ()
+    issuers = [coordinator] if coordinator.perfmev else []
+    issuers += [m for m in model.qmgrs.values() if m is not coordinator and m.active and m.perfmev]
+    if not issuers:
+        return ()
+    model.correl += 1
+    return tuple(_message(q, m.name, kind, model.correl) for m in issuers)
+
+
+def count(q: Queue, qmgr: str, enq: int, deq: int) -> None:
+    """Add to ``qmgr``'s MsgEnqCount/MsgDeqCount for ``q``."""
+    stats = q.stats.get(qmgr)
+    if stats is None:
+        q.stats[qmgr] = [enq, deq]
+    else:
+        stats[0] += enq
+        stats[1] += deq

@@ -1,0 +1,200 @@
+"""The reference model: ``Model(config).step(op) -> Outcome``.
+
+The model is deterministic and free of I/O, clocks and randomness: time is a
+virtual clock that only :class:`~reference_model.operations.AdvanceClock`
+moves.  ``step`` updates the model's state in place and returns the expected
+outcome; :meth:`Model.copy` keeps an earlier state, and :func:`step` is the
+functional form ``(model, op) -> (next_model, outcome)``.
+
+Decisions that depend on structure usage (offload rules, OVFLWMAX,
+FULLTHRESHOLD, a full structure) can be taken against an implementation's own
+reported usage by passing ``view`` (DEVELOPERS.md, principle 4): a mapping from
+structure name to ``(entries_used, entries_total, elements_used,
+elements_total)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from reference_model import admin, cqs, mq
+from reference_model.accounting import usage_pct
+from reference_model.config import Config
+from reference_model.errors import ConfigurationError
+from reference_model.operations import (
+    AdvanceClock, AlterOutcome, AlterQueue, AlterStructure, Backout, Backup, Commit,
+    DefineQueue, DefineStructure, FailStructure, Get, Inspect, Put, Recover, SetOverflowExit,
+    SetPerfmev, SetxcfAlter, StartQmgr, StopQmgr,
+)  # fmt: skip
+from reference_model.outcomes import Outcome
+from reference_model.state import Message, Qmgr, Queue, Structure
+from reference_model.validation import round_lgmsgsz
+
+View = Mapping[str, tuple[int, int, int, int]]
+
+
+class Model:
+    """Executable reference model for one QSG (``mq``) or one CQS group (``cqs``)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.readings = config.readings
+        self.acct = config.accounting
+        self.clock = 0
+        self.correl = 0
+        self.seq = 0
+        self.lgmsgsz = round_lgmsgsz(config.lgmsgsz)
+        self.overflow_exit = config.overflow_exit
+        self.structures: dict[str, Structure] = {s.name: Structure(s, self.acct) for s in config.structures}
+        self.queues: dict[str, Queue] = {q.name: Queue(q) for q in config.queues}
+        self.qmgrs: dict[str, Qmgr] = {n: Qmgr(n, n not in config.perfmev_disabled) for n in config.qmgrs}
+        self.live: dict[int, Message] = {}
+        self.view: View | None = None
+        self._dispatch = _dispatch_table(config.profile)
+
+    # -- public API ---------------------------------------------------------------
+    def step(self, op: Any, view: View | None = None) -> Outcome:
+        """Apply ``op`` and return the expected outcome (see module docstring for ``view``)."""
+        handler = self._dispatch.get(type(op))
+        if handler is None:
+            kind = getattr(op, "KIND", type(op).__name__)
+            raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile",
+                                     "TOPOLOGY-002")
+        self.view = view
+        return handler(self, op)
+
+    def copy(self) -> Model:
+        """An independent copy of the model in its current state."""
+        other = Model.__new__(Model)
+        other.__dict__.update(self.__dict__)
+        other.structures = {k: s.clone() for k, s in self.structures.items()}
+        other.queues = {k: q.clone() for k, q in self.queues.items()}
+        other.qmgrs = {k: m.clone() for k, m in self.qmgrs.items()}
+        other.live = {m.seq: m for q in other.queues.values() for m in q.msgs}
+        return other
+
+    def project(self) -> dict[str, Any]:
+        """The observable state: what an implementation's ``inspect`` must report."""
+        return {
+            "clock": self.clock,
+            "structures": {n: _project_structure(self, s) for n, s in sorted(self.structures.items())},
+            "queues": {n: _project_queue(self, q) for n, q in sorted(self.queues.items())},
+            "qmgrs": {n: {"active": m.active, "perfmev": m.perfmev} for n, m in sorted(self.qmgrs.items())},
+        }
+
+    # -- helpers used by the rule modules -----------------------------------------
+    def qmgr(self, name: str) -> Qmgr:
+        try:
+            return self.qmgrs[name]
+        except KeyError:
+            raise ConfigurationError("qmgr", name, f"one of {sorted(self.qmgrs)}", "TOPOLOGY-006") from None
+
+    def queue(self, name: str) -> Queue:
+        try:
+            return self.queues[name]
+        except KeyError:
+            raise ConfigurationError("queue", name, f"one of {sorted(self.queues)}", "TOPOLOGY-013") from None
+
+    def structure(self, name: str) -> Structure:
+        try:
+            return self.structures[name]
+        except KeyError:
+            raise ConfigurationError("cfstruct", name, f"one of {sorted(self.structures)}",
+                                     "TOPOLOGY-013") from None
+
+    def pools(self, s: Structure) -> tuple[int, int, int, int]:
+        """The usage decisions are taken on: the implementation's view if given, else ours."""
+        if self.view is not None:
+            seen = self.view.get(s.defn.name)
+            if seen is not None:
+                return seen
+        return s.pools.as_tuple()
+
+    def usage(self, s: Structure, metric: str) -> float:
+        return usage_pct(metric, self.pools(s), self.acct)
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def full_signals(self, s: Structure) -> tuple[str, ...]:
+        """CAPACITY-002/003: IXC585E when entries or elements reach FULLTHRESHOLD, IXC586I below."""
+        threshold = s.defn.fullthreshold
+        if threshold <= 0:
+            return ()
+        eu, et, lu, lt = s.pools.as_tuple()
+        high = et <= 0 or lt <= 0 or 100 * eu >= threshold * et or 100 * lu >= threshold * lt
+        if high and not s.full_warning:
+            s.full_warning = True
+            return (f"IXC585E {s.defn.name}",)
+        if not high and s.full_warning:
+            s.full_warning = False
+            return (f"IXC586I {s.defn.name}",)
+        return ()
+
+
+def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
+    eu, et, lu, lt = s.pools.as_tuple()
+    out: dict[str, Any] = {
+        "status": "FAILED" if s.failed else "ACTIVE",
+        "size_kb": s.size_kb,
+        "entries_used": eu, "entries_total": et, "elements_used": lu, "elements_total": lt,
+        "full_warning": s.full_warning,
+    }  # fmt: skip
+    if model.config.profile == "cqs":
+        out["alter_pending"] = s.alter_pending
+        out["overflow_mode"] = s.overflow_mode
+        out["overflow_queues"] = sorted(s.overflow_queues)
+        out["staging_depth"] = s.staging_depth
+    return out
+
+
+def _project_queue(model: Model, q: Queue) -> dict[str, Any]:
+    out: dict[str, Any] = {"depth": q.depth}
+    if model.config.profile == "mq":
+        out.update(qdphiev=q.hi, qdploev=q.lo, qdpmaxev=q.max)
+    else:
+        s = model.structures[q.defn.cfstruct]  # type: ignore[index]
+        out["overflow"] = q.defn.name in s.overflow_queues
+    return out
+
+
+def _inspect(model: Model, op: Inspect) -> Outcome:
+    return Outcome("inspect", value=model.project())
+
+
+def _advance(model: Model, op: AdvanceClock) -> Outcome:
+    if not isinstance(op.seconds, int) or op.seconds < 0:
+        raise ConfigurationError("advance_clock.seconds", op.seconds, "an integer >= 0", "CQS-013")
+    start, model.clock = model.clock, model.clock + op.seconds
+    if model.config.profile == "cqs":
+        return cqs.scan_between(model, start, model.clock)
+    return Outcome("advance_clock")
+
+
+Handler = Callable[[Model, Any], Outcome]
+
+
+def _dispatch_table(profile: str) -> dict[type, Handler]:
+    common: dict[type, Handler] = {
+        DefineStructure: admin.define_structure, AlterStructure: admin.alter_structure,
+        DefineQueue: admin.define_queue, AlterQueue: admin.alter_queue,
+        SetxcfAlter: admin.setxcf_alter, AdvanceClock: _advance, Inspect: _inspect,
+    }  # fmt: skip
+    if profile == "cqs":
+        common.update({Put: cqs.put, Get: cqs.get, AlterOutcome: cqs.alter_outcome,
+                       SetOverflowExit: cqs.set_overflow_exit})
+        return common
+    common.update({
+        Put: mq.put, Get: mq.get, Commit: mq.commit, Backout: mq.backout,
+        SetPerfmev: mq.set_perfmev, StartQmgr: mq.start_qmgr, StopQmgr: mq.stop_qmgr,
+        Backup: mq.backup, FailStructure: mq.fail_structure, Recover: mq.recover,
+    })  # fmt: skip
+    return common
+
+
+def step(model: Model, op: Any, view: View | None = None) -> tuple[Model, Outcome]:
+    """Functional form: return ``(next_model, outcome)`` and leave ``model`` untouched."""
+    nxt = model.copy()
+    return nxt, nxt.step(op, view)

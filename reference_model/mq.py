@@ -1,0 +1,272 @@
+"""MQ profile operations: MQPUT/MQGET, units of work, queue managers, backup and recovery."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reference_model import events, offload
+from reference_model.accounting import elements_for, fits
+from reference_model.errors import ConfigurationError
+from reference_model.outcomes import (
+    CMD_NO_BACKUP, CMD_NOT_ACTIVE, CMD_NOT_ALLOWED, CMD_NOT_FAILED, MQRC_CF_STRUC_FAILED,
+    MQRC_MSG_TOO_BIG_FOR_Q, MQRC_NO_MSG_AVAILABLE, MQRC_PERSISTENT_NOT_ALLOWED, MQRC_Q_FULL,
+    MQRC_STORAGE_MEDIUM_FULL, MQRC_WRONG_CF_LEVEL, Outcome,
+)  # fmt: skip
+from reference_model.state import Message, Qmgr, Queue, Structure
+from reference_model.units import SIZE_63K, SIZE_100MB
+
+if TYPE_CHECKING:
+    from reference_model.model import Model
+    from reference_model.operations import (
+        Backout, Backup, Commit, FailStructure, Get, Put, Recover, SetPerfmev, StartQmgr, StopQmgr,
+    )  # fmt: skip
+
+
+def _caller(model: Model, qmgr: str, queue: str) -> tuple[Qmgr, Queue, Structure | None]:
+    qm = model.qmgr(qmgr)
+    q = model.queue(queue)
+    if q.defn.cfstruct is None:
+        if q.defn.qmgr != qmgr:
+            raise ConfigurationError("qmgr", qmgr, f"{q.defn.qmgr}, the owner of nonshared queue {queue}",
+                                     "QDEPTH-008")
+        return qm, q, None
+    return qm, q, model.structures[q.defn.cfstruct]
+
+
+def _reject(reason: int | str, *rules: str) -> Outcome:
+    return Outcome("put", False, reason, rules)
+
+
+def _put_refusal(model: Model, op: Put, q: Queue, s: Structure | None) -> Outcome | None:
+    """The documented refusals checked before depth and space (CFLEVEL, RECOVER, MAXMSGL)."""
+    if s is not None:
+        sd = s.defn
+        if s.failed:
+            return _reject(MQRC_CF_STRUC_FAILED, "RECOVERY-002")
+        if op.persistent and sd.cflevel <= 2:
+            rc = MQRC_PERSISTENT_NOT_ALLOWED
+            if model.readings.persistent_low_cflevel_rc == "2366":
+                rc = MQRC_WRONG_CF_LEVEL
+            return _reject(rc, "CFLEVEL-002")
+        if op.persistent and not sd.recover:
+            return _reject(MQRC_PERSISTENT_NOT_ALLOWED, "CFLEVEL-004")
+    if op.length > q.defn.maxmsgl:
+        return _reject(MQRC_MSG_TOO_BIG_FOR_Q, "CFLEVEL-008")
+    if s is not None and s.defn.cflevel < 4 and op.length > SIZE_63K:
+        rc = MQRC_WRONG_CF_LEVEL if model.readings.large_low_cflevel_rc == "2366" else MQRC_MSG_TOO_BIG_FOR_Q
+        return _reject(rc, "CFLEVEL-003")
+    return None
+
+
+def put(model: Model, op: Put) -> Outcome:
+    """MQPUT: refusals, Queue Full, offload decision, space, then Queue Depth High."""
+    qm, q, s = _caller(model, op.qmgr, op.queue)
+    if not isinstance(op.length, int) or not 0 <= op.length <= SIZE_100MB:
+        raise ConfigurationError("put.length", op.length, f"an integer 0..{SIZE_100MB}", "CFLEVEL-005")
+    if not qm.active:
+        return _reject(CMD_NOT_ACTIVE, "QUEUE-005")
+    refusal = _put_refusal(model, op, q, s)
+    if refusal is not None:
+        return refusal
+    d = q.defn
+    if q.depth >= d.maxdepth:
+        fired = events.fire(model, q, "QFULL", op.qmgr) if q.max else ()
+        rules = ("QDEPTH-015", "QDEPTH-003") if q.max or fired else ("QDEPTH-015",)
+        return Outcome("put", False, MQRC_Q_FULL, rules, events=fired)
+    offloaded: bool | None = None
+    rules: tuple[str, ...] = ()
+    elements = 0
+    if s is not None:
+        offloaded, rules = offload.decide(model, s, op.length)
+        elements = model.acct.offloaded_elements if offloaded else elements_for(op.length, model.acct)
+        if not fits(model.pools(s), 1, elements):
+            return Outcome("put", False, MQRC_STORAGE_MEDIUM_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
+        s.pools.entries_used += 1
+        s.pools.elements_used += elements
+    seq = model.next_seq()
+    msg = Message(seq, op.tag, op.length, op.persistent, bool(offloaded), elements, op.syncpoint)
+    q.msgs.append(msg)
+    q.depth += 1
+    model.live[seq] = msg
+    if op.syncpoint:
+        qm.uow.append(("put", d.name, seq))
+    events.count(q, op.qmgr, 1, 0)
+    fired = ()
+    if q.hi and events.high_reached(q.depth, d.qdepthhi, d.maxdepth, model.readings.qdepth_percent):
+        fired = events.fire(model, q, "QDPHI", op.qmgr)
+        if fired or d.cfstruct is not None:
+            rules += ("QDEPTH-001",)
+    if s is None:
+        return Outcome("put", True, rules=rules, events=fired)
+    return Outcome("put", True, rules=rules, offloaded=offloaded, events=fired,
+                   signals=model.full_signals(s), usage=s.pools.as_tuple())
+
+
+def _remove(model: Model, q: Queue, index: int, s: Structure | None) -> None:
+    msg = q.msgs.pop(index)
+    model.live.pop(msg.seq, None)
+    if s is not None:
+        s.pools.entries_used -= 1
+        s.pools.elements_used -= msg.elements
+
+
+def get(model: Model, op: Get) -> Outcome:
+    """MQGET: the first committed, unlocked message in put order (QUEUE-001..004)."""
+    qm, q, s = _caller(model, op.qmgr, op.queue)
+    if not qm.active:
+        return Outcome("get", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
+    if s is not None and s.failed:
+        return Outcome("get", False, MQRC_CF_STRUC_FAILED, ("RECOVERY-002",))
+    for index, msg in enumerate(q.msgs):
+        if not msg.uncommitted and not msg.locked:
+            break
+    else:
+        return Outcome("get", False, MQRC_NO_MSG_AVAILABLE, ("QUEUE-001", "QUEUE-002"))
+    if op.syncpoint:
+        msg.locked = True
+        qm.uow.append(("get", q.defn.name, msg.seq))
+    else:
+        _remove(model, q, index, s)
+    q.depth -= 1
+    events.count(q, op.qmgr, 0, 1)
+    rules: tuple[str, ...] = ("QUEUE-001",)
+    fired = ()
+    d = q.defn
+    if q.lo and events.low_reached(q.depth, d.qdepthlo, d.maxdepth, model.readings.qdepth_percent):
+        fired = events.fire(model, q, "QDPLO", op.qmgr)
+        rules += ("QDEPTH-002",)
+    if s is None:
+        return Outcome("get", True, rules=rules, tag=msg.tag, events=fired)
+    return Outcome("get", True, rules=rules, tag=msg.tag, events=fired, signals=model.full_signals(s),
+                   usage=s.pools.as_tuple())
+
+
+def _settle(model: Model, qm: Qmgr, commit: bool) -> tuple[str, ...]:
+    """Commit or back out ``qm``'s unit of work; return FULLTHRESHOLD signals."""
+    touched: dict[str, Structure] = {}
+    for action, qname, seq in qm.uow:
+        msg = model.live.get(seq)
+        if msg is None:
+            continue
+        q = model.queues[qname]
+        s = model.structures.get(q.defn.cfstruct) if q.defn.cfstruct else None
+        if s is not None:
+            touched[s.defn.name] = s
+        if action == "put" and commit:
+            msg.uncommitted = False
+        elif action == "get" and not commit:
+            msg.locked = False
+            q.depth += 1
+        else:
+            _remove(model, q, q.msgs.index(msg), s)
+            if action == "put":
+                q.depth -= 1
+    qm.uow = []
+    return tuple(sig for s in touched.values() for sig in model.full_signals(s))
+
+
+def commit(model: Model, op: Commit) -> Outcome:
+    qm = model.qmgr(op.qmgr)
+    if not qm.active:
+        return Outcome("commit", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
+    return Outcome("commit", rules=("QUEUE-002", "QUEUE-003"), signals=_settle(model, qm, True))
+
+
+def backout(model: Model, op: Backout) -> Outcome:
+    """Back out: puts vanish, gets return to their place; event switches stay (QDEPTH-012)."""
+    qm = model.qmgr(op.qmgr)
+    if not qm.active:
+        return Outcome("backout", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
+    return Outcome("backout", rules=("QUEUE-002", "QUEUE-003", "QDEPTH-012"), signals=_settle(model, qm, False))
+
+
+def set_perfmev(model: Model, op: SetPerfmev) -> Outcome:
+    model.qmgr(op.qmgr).perfmev = bool(op.enabled)
+    return Outcome("set_perfmev", rules=("QDEPTH-007", "QDEPTH-008"))
+
+
+def start_qmgr(model: Model, op: StartQmgr) -> Outcome:
+    model.qmgr(op.qmgr).active = True
+    return Outcome("start_qmgr", rules=("QDEPTH-016", "RECOVERY-008"))
+
+
+def stop_qmgr(model: Model, op: StopQmgr) -> Outcome:
+    """A stopping queue manager's unit of work is backed out (QUEUE-005); shared messages stay (RECOVERY-008)."""
+    qm = model.qmgr(op.qmgr)
+    signals = _settle(model, qm, False)
+    qm.active = False
+    return Outcome("stop_qmgr", rules=("QUEUE-005", "RECOVERY-008"), signals=signals)
+
+
+def _recoverable(s: Structure) -> bool:
+    return s.defn.cflevel >= 3 and s.defn.recover
+
+
+def backup(model: Model, op: Backup) -> Outcome:
+    """BACKUP CFSTRUCT: needs CFLEVEL(3)+ and RECOVER(YES) (RECOVERY-001)."""
+    qm = model.qmgr(op.qmgr)
+    s = model.structure(op.cfstruct)
+    if not qm.active:
+        return Outcome("backup", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
+    if s.failed:
+        return Outcome("backup", False, MQRC_CF_STRUC_FAILED, ("RECOVERY-002",))
+    if not _recoverable(s):
+        return Outcome("backup", False, CMD_NOT_ALLOWED, ("RECOVERY-001",))
+    s.backup_taken = True
+    return Outcome("backup", rules=("RECOVERY-001",))
+
+
+def _empty(model: Model, s: Structure) -> dict[str, list[Message]]:
+    """Remove every message of ``s``; return the committed persistent ones per queue."""
+    kept: dict[str, list[Message]] = {}
+    for q in model.queues.values():
+        if q.defn.cfstruct != s.defn.name:
+            continue
+        kept[q.defn.name] = [m.clone() for m in q.msgs if m.persistent and not m.uncommitted]
+        for m in q.msgs:
+            model.live.pop(m.seq, None)
+        q.msgs, q.depth = [], 0
+    for qm in model.qmgrs.values():
+        qm.uow = [a for a in qm.uow if a[2] in model.live]
+    s.pools.entries_used = s.pools.elements_used = 0
+    s.full_warning = False
+    for msgs in kept.values():
+        for m in msgs:
+            m.locked = False
+    return kept
+
+
+def fail_structure(model: Model, op: FailStructure) -> Outcome:
+    """The structure fails: nonpersistent messages are lost (RECOVERY-004)."""
+    s = model.structure(op.cfstruct)
+    if not s.failed:
+        s.failure_snapshot = _empty(model, s)
+        s.failed = True
+    return Outcome("fail_structure", rules=("RECOVERY-002", "RECOVERY-004"))
+
+
+def recover(model: Model, op: Recover) -> Outcome:
+    """RECOVER CFSTRUCT: TYPE(NORMAL) restores persistent messages as of the failure, TYPE(PURGE) empties."""
+    s = model.structure(op.cfstruct)
+    if not _recoverable(s):
+        return Outcome("recover", False, CMD_NOT_ALLOWED, ("RECOVERY-003",))
+    if not s.failed:
+        if op.purge and model.readings.recover_purge_nonfailed == "accepted":
+            _empty(model, s)
+            return Outcome("recover", rules=("RECOVERY-005", "RECOVERY-006"))
+        return Outcome("recover", False, CMD_NOT_FAILED, ("RECOVERY-006",))
+    if op.purge:
+        s.failed, s.failure_snapshot = False, {}
+        return Outcome("recover", rules=("RECOVERY-005",))
+    if not s.backup_taken:
+        return Outcome("recover", False, CMD_NO_BACKUP, ("RECOVERY-007",))
+    for qname, msgs in s.failure_snapshot.items():
+        q = model.queues[qname]
+        q.msgs, q.depth = msgs, len(msgs)
+        for m in msgs:
+            model.live[m.seq] = m
+            s.pools.entries_used += 1
+            s.pools.elements_used += m.elements
+    s.failed, s.failure_snapshot = False, {}
+    return Outcome("recover", rules=("RECOVERY-003", "RECOVERY-004"), signals=model.full_signals(s),
+                   usage=s.pools.as_tuple())

@@ -1,0 +1,42 @@
+"""MQ offload decisions (OFFLOAD-002/003/004, CFLEVEL-006; seed 002, ibm-facts 2.3-2.4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reference_model.units import SIZE_63_75K, SIZE_63K
+
+if TYPE_CHECKING:
+    from reference_model.model import Model
+    from reference_model.state import Structure
+
+RULE_OFF = 64 * 1024
+
+
+def forced_boundary(reading: str) -> int:
+    """OFFLOAD-004: longest message storable in an entry, under the boundary reading."""
+    return SIZE_63_75K if reading == "63.75K" else SIZE_63K
+
+
+def decide(model: Model, s: Structure, length: int) -> tuple[bool, tuple[str, ...]]:
+    """Whether a message of ``length`` bytes put now is offloaded, and the deciding rules.
+
+    CFLEVEL(4) offloads only messages too large for an entry; CFLEVEL(5) also
+    applies the three rule pairs, each needing *both* its threshold and its size
+    (APAR PI21909), a rule with OFFLDnSZ(64K) being off.
+    """
+    sd = s.defn
+    if sd.cflevel < 4:
+        return False, ()
+    if length > forced_boundary(model.readings.forced_offload_boundary):
+        return True, ("OFFLOAD-004",)
+    if sd.cflevel < 5:
+        return False, ("OFFLOAD-004",)
+    usage = model.usage(s, model.readings.offload_usage_metric)
+    strict = model.readings.offload_compare == "strict"
+    for th, sz in ((sd.offld1th, sd.offld1sz), (sd.offld2th, sd.offld2sz), (sd.offld3th, sd.offld3sz)):
+        if sz >= RULE_OFF:
+            continue
+        if (usage > th and length > sz) if strict else (usage >= th and length >= sz):
+            return True, ("OFFLOAD-002",)
+    return False, ("OFFLOAD-002",)

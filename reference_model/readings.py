@@ -1,0 +1,199 @@
+"""Admissible readings of the places where IBM's text is ambiguous.
+
+Each :class:`Ambiguity` lists the readings a fair suite must accept (the
+AMBIGUOUS lines of ``shared/notes/ibm-facts.md``, checklist section 7).  A
+:class:`Readings` record picks one reading per ambiguity; the model is a pure
+function of the configuration *and* the readings, so an implementation that
+follows one reading consistently conforms, and one that mixes readings does not.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+
+@attrs.frozen
+class Ambiguity:
+    """One ambiguous point: its question, readings, default and governing rules."""
+
+    id: str
+    question: str
+    readings: tuple[str, ...]
+    default: str
+    rules: tuple[str, ...]
+    source: str
+
+
+AMBIGUITIES: Mapping[str, Ambiguity] = {
+    a.id: a
+    for a in (
+        Ambiguity(
+            "cqs_target",
+            'What "20% below the overflow threshold" means for selection and for leaving overflow.',
+            ("points", "relative", "drop-points", "drop-relative"),
+            "points",
+            ("CQS-007", "CQS-015"),
+            "ibm-facts 1.3: (a) OVFLWMAX-20, (b) 0.8 x OVFLWMAX, (c) a drop of 20 from current usage",
+        ),
+        Ambiguity(
+            "cqs_usage_metric",
+            "Which usage CQS compares with OVFLWMAX.",
+            ("elements", "max"),
+            "elements",
+            ("CQS-020",),
+            "ibm-facts 1.1: OVFLWMAX counts data elements; FULLTHRESHOLD counts entries or elements",
+        ),
+        Ambiguity(
+            "cqs_scan_anchor",
+            "Where the 15-minute overflow scan is anchored.",
+            ("clock", "overflow-start"),
+            "clock",
+            ("CQS-013",),
+            "seed 000: 'The queues are scanned every 15 minutes' (phase not stated)",
+        ),
+        Ambiguity(
+            "offload_compare",
+            "Are 'more than THn% full' and 'exceeding SZn' strict comparisons?",
+            ("strict", "inclusive"),
+            "strict",
+            ("OFFLOAD-002",),
+            "ibm-facts 2.3: IBM wording gives >, PI21909 customer text says 'reached'",
+        ),
+        Ambiguity(
+            "offload_usage_metric",
+            "Which structure usage the offload rules compare with OFFLDnTH.",
+            ("max", "elements", "combined"),
+            "max",
+            ("OFFLOAD-012",),
+            "ibm-facts 2.3: max(entries%, elements%), elements%, or combined storage %",
+        ),
+        Ambiguity(
+            "forced_offload_boundary",
+            "Above which length is a message too large to store in the structure?",
+            ("63.75K", "63K"),
+            "63.75K",
+            ("OFFLOAD-004",),
+            "seed 002 says 63.75 KB; seeds 001/003 say 63 KB (ibm-facts 2.4)",
+        ),
+        Ambiguity(
+            "persistent_low_cflevel_rc",
+            "Reason code for a persistent put to a CFLEVEL(1)/(2) structure.",
+            ("2048", "2366"),
+            "2048",
+            ("CFLEVEL-002",),
+            "ibm-facts 3.1: MQRC_PERSISTENT_NOT_ALLOWED or MQRC_WRONG_CF_LEVEL",
+        ),
+        Ambiguity(
+            "large_low_cflevel_rc",
+            "Reason code for a put over 63 KB to a CFLEVEL below 4 when MAXMSGL allows it.",
+            ("2366", "2030"),
+            "2366",
+            ("CFLEVEL-003",),
+            "ibm-facts 3.2: MQRC_WRONG_CF_LEVEL (primary) or MQRC_MSG_TOO_BIG_FOR_Q",
+        ),
+        Ambiguity(
+            "qdepth_percent",
+            "How QDEPTHHI/QDEPTHLO percentages become message counts.",
+            ("real", "floor", "ceil"),
+            "real",
+            ("QDEPTH-013",),
+            "ibm-facts 4.2: real comparison, or floor/ceil of pct x MAXDEPTH / 100",
+        ),
+        Ambiguity(
+            "qfull_hi_flag",
+            "Does a Queue Full event change QDPHIEV?",
+            ("unchanged", "disabled"),
+            "unchanged",
+            ("QDEPTH-006",),
+            "ibm-facts 4.3: the example never reaches this state",
+        ),
+        Ambiguity(
+            "event_broadcast",
+            "Do other queue managers issue event messages when the coordinator has PERFMEV DISABLED?",
+            ("always", "if-coordinator-enabled"),
+            "always",
+            ("QDEPTH-010",),
+            "ibm-facts 4.5: 0..active messages; one per active PERFMEV-ENABLED queue manager",
+        ),
+        Ambiguity(
+            "recover_purge_nonfailed",
+            "Is RECOVER CFSTRUCT TYPE(PURGE) accepted on a structure that has not failed?",
+            ("rejected", "accepted"),
+            "rejected",
+            ("RECOVERY-006",),
+            "ibm-facts 5.2: current text rejects; V5.3 text only rejects TYPE(NORMAL)",
+        ),
+        Ambiguity(
+            "alter_below_initsize",
+            "Is SETXCF ALTER to a size below INITSIZE accepted?",
+            ("rejected", "accepted"),
+            "rejected",
+            ("CAPACITY-006",),
+            "ibm-facts 1.10: IMS says INITSIZE..SIZE, Db2 allows below INITSIZE",
+        ),
+        Ambiguity(
+            "alter_at_size",
+            "Is SETXCF ALTER to exactly SIZE accepted?",
+            ("accepted", "rejected"),
+            "accepted",
+            ("CAPACITY-006",),
+            "ibm-facts 1.10: IMS and Db2 allow SIZE; MQ seed says 'less than SIZE'",
+        ),
+    )
+}
+
+
+def _readings_field(ambiguity_id: str) -> attrs.Attribute:
+    amb = AMBIGUITIES[ambiguity_id]
+    return attrs.field(default=amb.default, validator=attrs.validators.in_(amb.readings))
+
+
+@attrs.frozen
+class Readings:
+    """One admissible reading per ambiguity (field name == ambiguity ID)."""
+
+    cqs_target: str = _readings_field("cqs_target")
+    cqs_usage_metric: str = _readings_field("cqs_usage_metric")
+    cqs_scan_anchor: str = _readings_field("cqs_scan_anchor")
+    offload_compare: str = _readings_field("offload_compare")
+    offload_usage_metric: str = _readings_field("offload_usage_metric")
+    forced_offload_boundary: str = _readings_field("forced_offload_boundary")
+    persistent_low_cflevel_rc: str = _readings_field("persistent_low_cflevel_rc")
+    large_low_cflevel_rc: str = _readings_field("large_low_cflevel_rc")
+    qdepth_percent: str = _readings_field("qdepth_percent")
+    qfull_hi_flag: str = _readings_field("qfull_hi_flag")
+    event_broadcast: str = _readings_field("event_broadcast")
+    recover_purge_nonfailed: str = _readings_field("recover_purge_nonfailed")
+    alter_below_initsize: str = _readings_field("alter_below_initsize")
+    alter_at_size: str = _readings_field("alter_at_size")
+
+    def as_dict(self) -> dict[str, str]:
+        return attrs.asdict(self)
+
+    def differs_from_default(self) -> dict[str, str]:
+        """The readings that are not the default, for compact reports."""
+        return {k: v for k, v in self.as_dict().items() if v != AMBIGUITIES[k].default}
+
+
+def readings_from_dict(values: Mapping[str, str]) -> Readings:
+    """Build :class:`Readings`, naming the bad key or value on error."""
+    from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+
+    for key, value in values.items():
+        if key not in AMBIGUITIES:
+            raise ConfigurationError(f"readings.{key}", value, f"one of {sorted(AMBIGUITIES)}", UNKNOWN_FIELD)
+        amb = AMBIGUITIES[key]
+        if value not in amb.readings:
+            raise ConfigurationError(f"readings.{key}", value, f"one of {list(amb.readings)}", amb.rules[0])
+    return Readings(**values)
+
+
+def all_readings(fixed: Mapping[str, str] | None = None) -> Iterator[Readings]:
+    """Every combination of readings, holding ``fixed`` ones constant."""
+    fixed = dict(fixed or {})
+    keys = [k for k in AMBIGUITIES if k not in fixed]
+    for combo in itertools.product(*(AMBIGUITIES[k].readings for k in keys)):
+        yield Readings(**fixed, **dict(zip(keys, combo, strict=True)))

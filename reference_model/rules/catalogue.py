@@ -1,0 +1,53 @@
+"""The rule record and the catalogue's lookup functions.
+
+Rules are data (DEVELOPERS.md, principle 2): every documented rule has a stable
+``FAMILY-NNN`` ID that is never renumbered, a citation, a status and the
+observables it constrains.  Ambiguous rules list their admissible readings by
+the ambiguity IDs of :mod:`reference_model.readings`.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+RULE_ID = re.compile(r"^(CQS|OFFLOAD|CFLEVEL|CAPACITY|TOPOLOGY|SIZING|QDEPTH|RECOVERY|QUEUE)-\d{3}$")
+STATUSES = ("normative", "inferred", "implementation-defined")
+
+
+@attrs.frozen
+class Citation:
+    """Where a rule comes from: a seed file and a short quote, or an IBM source title."""
+
+    source: str
+    quote: str
+
+
+@attrs.frozen
+class Rule:
+    """One documented rule.
+
+    Attributes:
+        id: stable ``FAMILY-NNN`` identifier.
+        family: the rule family (the ID prefix).
+        title: the rule in our words, one line.
+        citation: seed file name and quote, or IBM source title from the notes.
+        status: ``normative``, ``inferred`` or ``implementation-defined``.
+        observables: the outcome or state fields this rule constrains.
+        readings: IDs of the ambiguities (see ``reference_model.readings``) whose
+            admissible readings apply to this rule; empty when unambiguous.
+        profiles: the model profiles (``mq``, ``cqs``) where the rule applies.
+    """
+
+    id: str
+    title: str
+    citation: Citation
+    status: str
+    observables: tuple[str, ...]
+    readings: tuple[str, ...] = ()
+    profiles: tuple[str, ...] = ("mq",)
+
+    @property
+    def family(self) -> str:
+        return self.id.split("-", 1)[0]

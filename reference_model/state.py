@@ -1,0 +1,133 @@
+"""Mutable state records the model steps over.
+
+The model mutates these in place for speed (benchmarks/model_steps.py); anything
+that needs the old state takes :meth:`reference_model.model.Model.copy` first.
+They never leave the model: observers see :meth:`Model.project` and outcomes.
+"""
+
+from __future__ import annotations
+
+from reference_model.accounting import pool_totals
+from reference_model.config import Accounting, QueueDef, StructureDef
+
+
+class Message:
+    """One message (MQ) or data object (CQS) on a queue."""
+
+    __slots__ = ("elements", "length", "locked", "offloaded", "on_overflow", "persistent", "seq",
+                 "staged", "tag", "uncommitted")
+
+    def __init__(self, seq: int, tag: int, length: int, persistent: bool, offloaded: bool,
+                 elements: int, uncommitted: bool) -> None:
+        self.seq = seq
+        self.tag = tag
+        self.length = length
+        self.persistent = persistent
+        self.offloaded = offloaded
+        self.elements = elements
+        self.uncommitted = uncommitted
+        self.locked = False
+        self.on_overflow = False
+        self.staged: tuple[int, ...] = ()
+
+    def clone(self) -> Message:
+        m = Message(self.seq, self.tag, self.length, self.persistent, self.offloaded, self.elements,
+                    self.uncommitted)
+        m.locked = self.locked
+        m.on_overflow = self.on_overflow
+        m.staged = self.staged
+        return m
+
+
+class Pools:
+    """Entries and elements in use and offered by one structure."""
+
+    __slots__ = ("elements_total", "elements_used", "entries_total", "entries_used")
+
+    def __init__(self, size_kb: int, ratio: int, acct: Accounting) -> None:
+        self.entries_used = 0
+        self.elements_used = 0
+        self.entries_total, self.elements_total = pool_totals(size_kb, ratio, acct)
+
+    def as_tuple(self) -> tuple[int, int, int, int]:
+        return (self.entries_used, self.entries_total, self.elements_used, self.elements_total)
+
+    def clone(self) -> Pools:
+        p = Pools.__new__(Pools)
+        p.entries_used, p.entries_total = self.entries_used, self.entries_total
+        p.elements_used, p.elements_total = self.elements_used, self.elements_total
+        return p
+
+
+class Structure:
+    """A CF application structure (MQ) or a CQS primary structure."""
+
+    __slots__ = ("alter_pending", "backup_taken", "defn", "failed", "failure_snapshot",
+                 "full_warning", "overflow_base", "overflow_mode", "overflow_pools",
+                 "overflow_queues", "overflow_start", "pools", "size_kb", "staging_depth")
+
+    def __init__(self, defn: StructureDef, acct: Accounting) -> None:
+        self.defn = defn
+        self.size_kb = defn.effective_initsize_kb
+        self.pools = Pools(self.size_kb, defn.ratio, acct)
+        self.failed = False
+        self.backup_taken = False
+        self.failure_snapshot: dict[str, list[Message]] = {}
+        self.full_warning = False
+        self.alter_pending = False
+        self.overflow_mode = False
+        self.overflow_queues: set[str] = set()
+        self.overflow_pools: Pools | None = None
+        self.overflow_start = 0
+        self.overflow_base = 0.0
+        self.staging_depth = 0
+
+    def clone(self) -> Structure:
+        s = Structure.__new__(Structure)
+        for name in Structure.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.pools = self.pools.clone()
+        s.overflow_pools = self.overflow_pools.clone() if self.overflow_pools else None
+        s.overflow_queues = set(self.overflow_queues)
+        s.failure_snapshot = {q: [m.clone() for m in ms] for q, ms in self.failure_snapshot.items()}
+        return s
+
+
+class Queue:
+    """A queue, its messages in put order, its event switches and statistics."""
+
+    __slots__ = ("defn", "depth", "hi", "lo", "max", "msgs", "stats")
+
+    def __init__(self, defn: QueueDef) -> None:
+        self.defn = defn
+        self.msgs: list[Message] = []
+        self.depth = 0
+        self.hi = defn.qdphiev
+        self.lo = defn.qdploev
+        self.max = defn.qdpmaxev
+        self.stats: dict[str, list[int]] = {}
+
+    def clone(self) -> Queue:
+        q = Queue.__new__(Queue)
+        q.defn, q.depth, q.hi, q.lo, q.max = self.defn, self.depth, self.hi, self.lo, self.max
+        q.msgs = [m.clone() for m in self.msgs]
+        q.stats = {k: list(v) for k, v in self.stats.items()}
+        return q
+
+
+class Qmgr:
+    """A queue manager (MQ) or CQS client: activity, PERFMEV and its unit of work."""
+
+    __slots__ = ("active", "name", "perfmev", "uow")
+
+    def __init__(self, name: str, perfmev: bool) -> None:
+        self.name = name
+        self.active = True
+        self.perfmev = perfmev
+        self.uow: list[tuple[str, str, int]] = []
+
+    def clone(self) -> Qmgr:
+        q = Qmgr(self.name, self.perfmev)
+        q.active = self.active
+        q.uow = list(self.uow)
+        return q
