@@ -105,11 +105,13 @@ class Model:
 
     def pools(self, s: Structure) -> tuple[int, int, int, int]:
         """The usage decisions are taken on: the implementation's view if given, else ours."""
-        if self.view is not None:
-            seen = self.view.get(s.defn.name)
+        view = self.view
+        if view is not None:
+            seen = view.get(s.defn.name)
             if seen is not None:
                 return seen
-        return s.pools.as_tuple()
+        p = s.pools
+        return (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
 
     def usage(self, s: Structure, metric: str) -> float:
         return usage_pct(metric, self.pools(s), self.acct)
@@ -123,8 +125,9 @@ class Model:
         threshold = s.defn.fullthreshold
         if threshold <= 0:
             return ()
-        eu, et, lu, lt = s.pools.as_tuple()
-        high = et <= 0 or lt <= 0 or 100 * eu >= threshold * et or 100 * lu >= threshold * lt
+        p = s.pools
+        high = (100 * p.entries_used >= threshold * p.entries_total
+                or 100 * p.elements_used >= threshold * p.elements_total)
         if high and not s.full_warning:
             s.full_warning = True
             return (f"IXC585E {s.defn.name}",)

@@ -1,0 +1,45 @@
+"""The reference model wrapped as an adapter: the suite must pass against it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from adapters.protocol import Capabilities
+from reference_model.config import Config
+from reference_model.model import Model
+from reference_model.outcomes import Outcome
+from reference_model.readings import Readings
+
+
+class ReferenceAdapter:
+    """Runs :class:`~reference_model.model.Model` in-process.
+
+    ``readings`` picks the admissible reading it follows (default: the model's
+    defaults); the configuration's own readings are overridden by it, as a real
+    implementation's behaviour does not change with the test's configuration.
+    """
+
+    def __init__(self, readings: Readings | None = None, name: str = "reference") -> None:
+        self.readings = readings or Readings()
+        self.name = name
+        self.model: Model | None = None
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(name=self.name, readings=self.readings.as_dict())
+
+    def open(self, config: Config) -> None:
+        import attrs
+
+        self.model = Model(attrs.evolve(config, readings=self.readings))
+
+    def apply(self, op: Any) -> Outcome:
+        assert self.model is not None, "open() first"
+        return self.model.step(op)
+
+    def apply_batch(self, ops: Sequence[Any]) -> list[Outcome]:
+        step = self.apply
+        return [step(op) for op in ops]
+
+    def close(self) -> None:
+        self.model = None

@@ -1,0 +1,56 @@
+"""The ``cfconform`` command line.
+
+Each subcommand is a module in :mod:`conformance.commands` exposing ``NAME``,
+``HELP``, ``configure(parser)`` and ``run(args) -> int``; they are found by
+scanning that package, so adding a command never edits this file.
+
+Exit codes (documented in README.md): 0 conforms / success, 1 does not
+conform, 2 usage or configuration error, 3 adapter or protocol error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from reference_model.errors import ConfigurationError
+
+EXIT_OK, EXIT_NONCONFORMING, EXIT_USAGE, EXIT_ADAPTER = 0, 1, 2, 3
+
+
+def _commands() -> list:
+    import conformance.commands as pkg
+
+    mods = [importlib.import_module(f"{pkg.__name__}.{m.name}") for m in pkgutil.iter_modules(pkg.__path__)]
+    return sorted((m for m in mods if hasattr(m, "NAME")), key=lambda m: m.NAME)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cfconform", description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for mod in _commands():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
+        mod.configure(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        return int(args._run(args))
+    except ConfigurationError as err:
+        print(f"cfconform: configuration error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
