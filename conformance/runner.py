@@ -1,0 +1,63 @@
+"""Run one trace through an adapter and the checker (used by the gate, campaigns and replays)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from adapters.protocol import Adapter, AdapterError, Capabilities
+from conformance.checker import Checker
+from conformance.trace import AdapterFault, TraceResult, divergence_from
+from reference_model.codec import config_to_record, op_to_record
+from reference_model.config import Config
+from reference_model.outcomes import Outcome
+
+
+def _observe(adapter: Adapter, ops: Sequence[Any], batch: bool) -> tuple[list[Outcome], AdapterFault | None]:
+    """Apply ``ops``; a crash, hang or protocol breach becomes an :class:`AdapterFault`, never an exception."""
+    outcomes: list[Outcome] = []
+    try:
+        if batch:
+            outcomes = list(adapter.apply_batch(ops))
+        else:
+            for op in ops:
+                outcomes.append(adapter.apply(op))
+    except AdapterError as err:
+        step = err.step if err.step is not None else len(outcomes)
+        return outcomes, AdapterFault(step, str(err), err.definite)
+    except Exception as err:  # an in-process implementation that crashes is a verdict, not our crash
+        return outcomes, AdapterFault(len(outcomes), f"{type(err).__name__}: {err}", False)
+    if len(outcomes) != len(ops):
+        return outcomes, AdapterFault(len(outcomes), f"{len(outcomes)} outcomes for {len(ops)} operations", False)
+    return outcomes, None
+
+
+def run_trace(adapter: Adapter, config: Config, ops: Sequence[Any], *, caps: Capabilities | None = None,
+              batch: bool = True) -> TraceResult:
+    """Open ``adapter`` with ``config``, apply ``ops`` and judge every step.
+
+    With ``batch`` the operations go to the adapter in one call (one round trip
+    for out-of-process adapters); judging still stops at the first divergence.
+    """
+    caps = caps or adapter.capabilities()
+    checker = Checker(config, caps)
+    records = tuple(op_to_record(op) for op in ops)
+    try:
+        adapter.open(config)
+    except Exception as err:  # noqa: BLE001 - reported as a fault verdict
+        fault = AdapterFault(None, f"open failed: {type(err).__name__}: {err}", isinstance(err, AdapterError))
+        return TraceResult(config_to_record(config), records, 0, {}, checker.readings_followed(), fault=fault)
+    outcomes, fault = _observe(adapter, ops, batch)
+    exercised: Counter[str] = Counter()
+    divergence = None
+    for index, (op, observed) in enumerate(zip(ops, outcomes, strict=False)):
+        verdict = checker.check(op, observed)
+        exercised.update(verdict.expected.rules)
+        if not verdict.ok:
+            divergence = divergence_from(verdict, records[index])
+            fault = None
+            break
+    steps = divergence.step + 1 if divergence else len(outcomes)
+    return TraceResult(config_to_record(config), records, steps, dict(exercised), checker.readings_followed(),
+                       divergence=divergence, fault=fault)
