@@ -1,0 +1,303 @@
+"""Messages of the cfconform wire protocol: builders, light validators, the error registry.
+
+The protocol (docs/PROTOCOL.md) is modelled on Jepsen Maelstrom's: one JSON
+object per line on the implementation's stdin (requests) and stdout (replies),
+its stderr free for logs, an ``init`` handshake, ``msg_id``/``in_reply_to``
+pairing, and errors that say whether the operation certainly did not happen
+(definite) or may have (indefinite).
+
+This module is data and pure functions only (no I/O), shared by the client
+(:mod:`adapters.wire.client`), the server (:mod:`adapters.wire.server`), the
+``check-protocol`` command and the documentation generator.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from adapters.protocol import FAMILIES, PROTOCOL_VERSION, REASON_FIDELITY, Capabilities
+from reference_model.config import PROFILES
+from reference_model.errors import ConfigurationError
+from reference_model.operations import OPERATION_BY_KIND, DefineQueue, DefineStructure
+from reference_model.outcomes import EventMessage, Outcome
+from reference_model.readings import AMBIGUITIES
+
+__all__ = [
+    "BATCH_CHUNK", "ERRORS", "ERROR_BY_CODE", "MAX_LINE_BYTES", "MESSAGE_TYPES", "OBSERVABLES",
+    "PROTOCOL_VERSION", "REPLY_TYPES", "REQUEST_TYPES", "ErrorCode", "ProtocolViolation",
+    "capabilities_from_record", "decode_line", "decode_op", "decode_outcome", "dumps", "encode",
+    "error_reply", "fast_op_record",
+]  # fmt: skip
+
+#: Default limit on one message line, in bytes, newline excluded (both directions).
+MAX_LINE_BYTES = 1024 * 1024
+#: Default number of operations the client sends in one ``batch`` request.
+BATCH_CHUNK = 1000
+#: Observables an implementation may report (``Capabilities.observes``).
+OBSERVABLES = ("usage", "events", "signals", "inspect")
+
+#: Request type -> the reply type that answers it successfully.
+REQUEST_TYPES: dict[str, str] = {
+    "init": "init_ok", "open": "open_ok", "apply": "apply_ok", "batch": "batch_ok", "close": "close_ok",
+}  # fmt: skip
+REPLY_TYPES: tuple[str, ...] = (*REQUEST_TYPES.values(), "error")
+MESSAGE_TYPES: tuple[str, ...] = (*REQUEST_TYPES, *REPLY_TYPES)
+
+
+@attrs.frozen
+class ErrorCode:
+    """One entry of the error registry (the analogue of Maelstrom's errors.edn).
+
+    Attributes:
+        code: the number sent in ``error`` replies.
+        name: a short stable name.
+        definite: True if an error with this code guarantees the request had no
+            effect; False if it may have taken effect.
+        doc: when an implementation sends it, and what the suite does with it.
+    """
+
+    code: int
+    name: str
+    definite: bool
+    doc: str
+
+
+#: The error registry.  Codes 1000 and above are left to implementations; for
+#: those the reply's own ``definite`` field decides.
+ERRORS: tuple[ErrorCode, ...] = (
+    ErrorCode(10, "not-supported", True,
+              "The request is valid but this implementation does not support it: an operation kind of a "
+              "family it does not claim, a profile it does not implement, or an optional message."),
+    ErrorCode(11, "invalid-request", True,
+              "The request is malformed: not JSON, not an object, a missing or mistyped field, an unknown "
+              "message type or an unknown operation kind."),
+    ErrorCode(12, "crash", False,
+              "The implementation failed internally while handling the request; it may or may not have "
+              "taken effect."),
+    ErrorCode(13, "bad-config", True,
+              "`open`: the configuration is invalid for this implementation. Nothing was opened; the "
+              "implementation is left unopened. `detail` should name the field."),
+    ErrorCode(14, "invalid-operation", True,
+              "The operation is well-formed but names something that does not exist (a queue, queue "
+              "manager or structure) or has an argument out of range. The reference model raises a "
+              "ConfigurationError in these cases; `detail` carries its field/value/allowed/rule_id."),
+    ErrorCode(15, "precondition-failed", True,
+              "The request came in the wrong order: anything before `init`, a second `init`, or "
+              "`apply`/`batch` before a successful `open`."),
+    ErrorCode(16, "version-mismatch", True,
+              "`init`: the implementation does not speak the protocol version the suite asked for."),
+    ErrorCode(17, "request-too-large", True,
+              "The request line exceeded the implementation's line limit; it was discarded unread."),
+    ErrorCode(18, "reply-too-large", False,
+              "The operation was applied but its reply would exceed the suite's line limit."),
+    ErrorCode(19, "aborted", True,
+              "The implementation refused the request and guarantees it had no effect (for example a "
+              "resource it depends on is unavailable)."),
+    ErrorCode(20, "timeout", False,
+              "The implementation gave up waiting for something internal; the request may have taken "
+              "effect."),
+)  # fmt: skip
+ERROR_BY_CODE: dict[int, ErrorCode] = {e.code: e for e in ERRORS}
+ERROR_BY_NAME: dict[str, ErrorCode] = {e.name: e for e in ERRORS}
+NOT_SUPPORTED, INVALID_REQUEST, CRASH, BAD_CONFIG, INVALID_OPERATION = 10, 11, 12, 13, 14
+PRECONDITION_FAILED, VERSION_MISMATCH, REQUEST_TOO_LARGE, REPLY_TOO_LARGE, ABORTED, TIMEOUT = (
+    15, 16, 17, 18, 19, 20,
+)  # fmt: skip
+#: First code free for implementation-specific errors.
+CUSTOM_CODES_FROM = 1000
+
+
+class ProtocolViolation(Exception):
+    """A message that breaks the protocol (raised by the validators in this module)."""
+
+
+def is_definite(code: int, claimed: bool) -> bool:
+    """Definiteness the suite acts on: registered codes must also say so; custom codes are believed."""
+    entry = ERROR_BY_CODE.get(code)
+    if entry is None:
+        return bool(claimed)
+    return bool(claimed) and entry.definite
+
+
+# -- encoding -------------------------------------------------------------------------------
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON text (no spaces, no NaN/Infinity), as every message is sent."""
+    return _dumps(obj)
+
+
+def encode(obj: Mapping[str, Any]) -> bytes:
+    """One message as a line of UTF-8 bytes, newline included."""
+    return (_dumps(obj) + "\n").encode()
+
+
+def error_reply(in_reply_to: int | None, code: int, text: str, *, definite: bool | None = None,
+                detail: Any = None) -> dict[str, Any]:
+    """An ``error`` message; ``definite`` defaults to the registry's value for ``code``."""
+    if definite is None:
+        entry = ERROR_BY_CODE.get(code)
+        definite = entry.definite if entry else False
+    msg: dict[str, Any] = {"type": "error", "in_reply_to": in_reply_to, "code": code, "text": text,
+                           "definite": definite}
+    if detail is not None:
+        msg["detail"] = detail
+    return msg
+
+
+def decode_line(line: bytes | str) -> dict[str, Any]:
+    """Parse one line into a message object; raise :class:`ProtocolViolation` if it is not one.
+
+    Only JSON is parsed: nothing the other side sends is ever evaluated.
+    """
+    try:
+        msg = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolViolation(f"not a JSON line ({exc}): {_preview(line)}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolViolation(f"not a JSON object: {_preview(line)}")
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolViolation(f"message without a string 'type': {_preview(line)}")
+    return msg
+
+
+def _preview(line: bytes | str, limit: int = 120) -> str:
+    text = line if isinstance(line, str) else line.decode("utf-8", "replace")
+    text = text.rstrip("\n")
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+# -- operations -----------------------------------------------------------------------------
+def _op_field_names() -> dict[type, tuple[str, ...]]:
+    return {cls: tuple(a.name for a in attrs.fields(cls)) for cls in OPERATION_BY_KIND.values()}
+
+
+_OP_FIELDS = _op_field_names()
+
+
+def fast_op_record(op: Any) -> dict[str, Any]:
+    """The record :func:`reference_model.codec.op_to_record` gives, built faster for plain ops."""
+    cls = type(op)
+    names = _OP_FIELDS.get(cls)
+    if names is None or cls is DefineStructure or cls is DefineQueue:
+        from reference_model.codec import op_to_record
+
+        return op_to_record(op)
+    out: dict[str, Any] = {"op": cls.KIND}
+    for name in names:
+        value = getattr(op, name)
+        if type(value) is tuple:
+            value = dict(value) if name == "changes" else list(value)
+        out[name] = value
+    return out
+
+
+def decode_op(record: Any) -> Any:
+    """An operation from its record (fast path for plain kinds; errors are ConfigurationError)."""
+    if not isinstance(record, dict):
+        raise ConfigurationError("op", record, "an operation record (a JSON object)", "none: unknown field")
+    kind = record.get("op")
+    cls = OPERATION_BY_KIND.get(kind) if isinstance(kind, str) else None
+    if cls is not None and cls is not DefineStructure and cls is not DefineQueue:
+        fields = dict(record)
+        del fields["op"]
+        try:
+            return cls(**fields)
+        except (TypeError, ValueError):
+            pass  # let the codec name the offending field
+    from reference_model.codec import op_from_record
+
+    return op_from_record(record)
+
+
+# -- outcomes -------------------------------------------------------------------------------
+_OUTCOME_KEYS = frozenset(a.name for a in attrs.fields(Outcome))
+_EVENT_KEYS = frozenset(a.name for a in attrs.fields(EventMessage))
+
+
+def decode_outcome(record: Any) -> Outcome:
+    """An :class:`Outcome` from its record, with cheap structural checks (hot path).
+
+    Raises :class:`ProtocolViolation` naming the problem; full checking against
+    the JSON Schema is done by :func:`adapters.wire.schemas.validate`.
+    """
+    if type(record) is not dict:
+        raise ProtocolViolation(f"outcome is not an object: {record!r:.120}")
+    if not _OUTCOME_KEYS.issuperset(record):
+        extra = sorted(set(record) - _OUTCOME_KEYS)
+        raise ProtocolViolation(f"outcome has unknown field(s) {extra}")
+    get = record.get
+    kind, ok = get("kind"), get("ok")
+    if type(kind) is not str or type(ok) is not bool:
+        raise ProtocolViolation(f"outcome needs a string 'kind' and a boolean 'ok': {record!r:.160}")
+    events: tuple[EventMessage, ...] = ()
+    raw = get("events")
+    if raw:
+        try:
+            events = tuple(EventMessage(**e) for e in raw)
+        except TypeError as exc:
+            raise ProtocolViolation(f"outcome events malformed ({exc}): {raw!r:.160}") from None
+    rules, signals, usage = get("rules"), get("signals"), get("usage")
+    try:
+        return Outcome(kind, ok, get("reason"), tuple(rules) if rules else (), get("offloaded"), get("tag"),
+                       events, tuple(signals) if signals else (), tuple(usage) if usage is not None else None,
+                       get("value"))
+    except TypeError as exc:
+        raise ProtocolViolation(f"outcome malformed ({exc}): {record!r:.160}") from None
+
+
+# -- capabilities ---------------------------------------------------------------------------
+def capabilities_from_record(record: Any) -> Capabilities:
+    """Check and convert the ``capabilities`` of an ``init_ok``; raise :class:`ProtocolViolation`."""
+    if not isinstance(record, dict):
+        raise ProtocolViolation(f"capabilities is not an object: {record!r:.120}")
+    known = {a.name for a in attrs.fields(Capabilities)}
+    extra = sorted(set(record) - known)
+    if extra:
+        raise ProtocolViolation(f"capabilities has unknown field(s) {extra}; allowed {sorted(known)}")
+    name = record.get("name")
+    if not isinstance(name, str) or not name:
+        raise ProtocolViolation("capabilities.name must be a non-empty string")
+    data: dict[str, Any] = {"name": name}
+    for key, allowed in (("profiles", PROFILES), ("families", FAMILIES), ("observes", OBSERVABLES)):
+        if key in record:
+            value = record[key]
+            if not isinstance(value, list) or any(v not in allowed for v in value):
+                raise ProtocolViolation(f"capabilities.{key}={value!r} must be a list drawn from {list(allowed)}")
+            data[key] = tuple(value)
+    if "profiles" in data and not data["profiles"]:
+        raise ProtocolViolation("capabilities.profiles must name at least one profile")
+    if "readings" in record:
+        readings = record["readings"]
+        if not isinstance(readings, dict):
+            raise ProtocolViolation("capabilities.readings must be an object")
+        for key, value in readings.items():
+            amb = AMBIGUITIES.get(key)
+            if amb is None:
+                raise ProtocolViolation(f"capabilities.readings.{key}: unknown ambiguity; "
+                                        f"known {sorted(AMBIGUITIES)}")
+            if value != "unknown" and value not in amb.readings:
+                raise ProtocolViolation(f"capabilities.readings.{key}={value!r}: allowed "
+                                        f"{[*amb.readings, 'unknown']}")
+        data["readings"] = dict(readings)
+    if "reason_codes" in record:
+        if record["reason_codes"] not in REASON_FIDELITY:
+            raise ProtocolViolation(f"capabilities.reason_codes={record['reason_codes']!r}: "
+                                    f"allowed {list(REASON_FIDELITY)}")
+        data["reason_codes"] = record["reason_codes"]
+    if "protocol_version" in record:
+        data["protocol_version"] = record["protocol_version"]
+    return Capabilities(**data)
+
+
+def outcomes_summary(outcomes: Sequence[Outcome]) -> str:
+    """A short description for messages (``3 outcomes: put ok, get 2033, ...``)."""
+    parts = [f"{o.kind} {'ok' if o.ok else o.reason}" for o in outcomes[:5]]
+    more = ", ..." if len(outcomes) > 5 else ""
+    return f"{len(outcomes)} outcome(s): {', '.join(parts)}{more}"
