@@ -7,7 +7,7 @@ implementation refused it: then the refusal's reason names the rule.
 
 from __future__ import annotations
 
-from reference_model.outcomes import Outcome
+from reference_model.outcomes import SIGNAL_RULES, Outcome
 
 from conformance.compare import FieldDiff
 
@@ -20,11 +20,6 @@ REASON_RULES: dict[object, tuple[str, ...]] = {
     "OUT_OF_RANGE": ("CAPACITY-005", "CAPACITY-006"), "NO_ALTER_PENDING": ("CQS-003",),
 }  # fmt: skip
 
-SIGNAL_RULES = {
-    "ALTER": ("CQS-003",), "OVERFLOW_ON": ("CQS-005",), "OVERFLOW_QUEUE": ("CQS-006", "CQS-007", "CQS-009"),
-    "OVERFLOW_QUEUE_OFF": ("CQS-013",), "OVERFLOW_OFF": ("CQS-014", "CQS-015"),
-    "IXC585E": ("CAPACITY-002",), "IXC586I": ("CAPACITY-003",),
-}  # fmt: skip
 
 FIELD_RULES = (
     ("offloaded", ("OFFLOAD-002", "OFFLOAD-004")),

@@ -89,7 +89,7 @@ def put(model: Model, op: Put) -> Outcome:
         if _usage(model, s) >= s.defn.effective_ovflwmax:
             s.alter_pending = True
             signals += (f"ALTER {s.defn.name}",)
-            rules += ("CQS-003",)
+            rules += ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
 
 

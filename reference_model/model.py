@@ -27,7 +27,7 @@ from reference_model.operations import (
     DefineQueue, DefineStructure, FailStructure, Get, Inspect, Put, Recover, SetOverflowExit,
     SetPerfmev, SetxcfAlter, StartQmgr, StopQmgr,
 )  # fmt: skip
-from reference_model.outcomes import Outcome
+from reference_model.outcomes import SIGNAL_RULES, Outcome
 from reference_model.state import Message, Qmgr, Queue, Structure
 from reference_model.validation import round_lgmsgsz
 
@@ -51,6 +51,7 @@ class Model:
         self.qmgrs: dict[str, Qmgr] = {n: Qmgr(n, n not in config.perfmev_disabled) for n in config.qmgrs}
         self.live: dict[int, Message] = {}
         self.view: View | None = None
+        self._view_base: dict[str, tuple[int, int, int, int]] = {}
         self._dispatch = _dispatch_table(config.profile)
 
     # -- public API ---------------------------------------------------------------
@@ -62,7 +63,12 @@ class Model:
             raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile",
                                      "TOPOLOGY-002")
         self.view = view
-        return handler(self, op)
+        if view:
+            self._view_base = {n: self.structures[n].pools.as_tuple() for n in view if n in self.structures}
+        out = handler(self, op)
+        if out.signals:
+            out.rules = _with_signal_rules(out.rules, out.signals)
+        return out
 
     def copy(self) -> Model:
         """An independent copy of the model in its current state."""
@@ -104,13 +110,20 @@ class Model:
                                      "TOPOLOGY-013") from None
 
     def pools(self, s: Structure) -> tuple[int, int, int, int]:
-        """The usage decisions are taken on: the implementation's view if given, else ours."""
+        """The usage decisions are taken on: the implementation's view if given, else ours.
+
+        A view holds the implementation's usage before this step; decisions taken
+        after part of the step (a threshold checked after the put) add the
+        model's own change since the step began.
+        """
         view = self.view
+        p = s.pools
         if view is not None:
             seen = view.get(s.defn.name)
             if seen is not None:
-                return seen
-        p = s.pools
+                base = self._view_base[s.defn.name]
+                now = (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
+                return tuple(v + n - b for v, n, b in zip(seen, now, base, strict=True))  # type: ignore[return-value]
         return (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
 
     def usage(self, s: Structure, metric: str) -> float:
@@ -135,6 +148,12 @@ class Model:
             s.full_warning = False
             return (f"IXC586I {s.defn.name}",)
         return ()
+
+
+def _with_signal_rules(rules: tuple[str, ...], signals: tuple[str, ...]) -> tuple[str, ...]:
+    """An outcome's rules include those behind its signals (CAPACITY-002/003, CQS-003...)."""
+    extra = [r for sig in signals for r in SIGNAL_RULES.get(sig.split(" ", 1)[0], ())]
+    return tuple(dict.fromkeys((*rules, *extra)))
 
 
 def _project_structure(model: Model, s: Structure) -> dict[str, Any]:

@@ -35,6 +35,13 @@ CMD_OUT_OF_RANGE = "OUT_OF_RANGE"
 CMD_NOT_ACTIVE = "NOT_ACTIVE"
 CMD_NO_ALTER_PENDING = "NO_ALTER_PENDING"
 
+#: The rules behind each signal name (``Outcome.signals`` entries are ``"NAME SUBJECT..."``).
+SIGNAL_RULES: dict[str, tuple[str, ...]] = {
+    "ALTER": ("CQS-003",), "OVERFLOW_ON": ("CQS-005",), "OVERFLOW_QUEUE": ("CQS-006", "CQS-007"),
+    "OVERFLOW_QUEUE_OFF": ("CQS-013",), "OVERFLOW_OFF": ("CQS-014", "CQS-015"),
+    "IXC585E": ("CAPACITY-002",), "IXC586I": ("CAPACITY-003",),
+}  # fmt: skip
+
 EVENT_KINDS = ("QDPHI", "QDPLO", "QFULL")
 EVENT_REASON = {"QDPHI": MQRC_Q_DEPTH_HIGH, "QDPLO": MQRC_Q_DEPTH_LOW, "QFULL": MQRC_Q_FULL}
 

@@ -1,0 +1,30 @@
+"""The documented boundaries generation leans toward (shared by Hypothesis strategies and the seeded generator).
+
+Each value is a boundary named by IBM's text, or one unit either side of it.
+"""
+
+from __future__ import annotations
+
+from reference_model.units import KB, SIZE_63_75K, SIZE_63K, SIZE_100MB
+
+
+def around(*points: int, lo: int = 0, hi: int | None = None) -> tuple[int, ...]:
+    """Each point and one unit either side, sorted, kept within ``lo..hi``."""
+    return tuple(sorted({v for p in points for v in (p - 1, p, p + 1) if v >= lo and (hi is None or v <= hi)}))
+
+
+#: Message lengths: 0, 4K, 32K, 63K, 63.75K, 64K (OFFLDnSZ values) and 100 MB (CFLEVEL-005).
+MQ_LENGTHS = around(0, 4 * KB, 32 * KB, SIZE_63K, SIZE_63_75K, 64 * KB) + (SIZE_100MB - 1, SIZE_100MB)
+#: Thresholds (percent): each default and the ends of the range.
+THRESHOLDS = around(0, 70, 80, 90, 100, hi=100)
+#: OFFLDnSZ values: the defaults, the off switch and one KB either side.
+OFFLOAD_SIZES = (0, 1 * KB, 3 * KB, 4 * KB, 5 * KB, 31 * KB, 32 * KB, 33 * KB, 63 * KB, 64 * KB)
+#: Clock advances for CQS: around the 15-minute scan.
+CLOCK_STEPS = (1, 60, 899, 900, 901, 1800)
+#: Fixed structure overhead of the model's accounting is 6144 KB; sizes just above keep thresholds reachable.
+SMALL_STRUCTURE_KB = (6200, 6300, 6400, 6600, 7000)
+#: Queue-count boundary (TOPOLOGY-005): filler queues so the 512th and 513th can be defined.
+QUEUE_FILLERS = (0, 510, 511, 512)
+#: MAXDEPTH values: small multiples of 100 would need hundreds of puts, so small values and a multiple of 10.
+MAXDEPTHS = (0, 1, 2, 3, 5, 7, 10, 20)
+DEPTH_PERCENTS = around(0, 20, 50, 80, 100, hi=100)
