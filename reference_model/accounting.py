@@ -47,7 +47,7 @@ def usage_pct(metric: str, pools: tuple[int, int, int, int], acct: Accounting) -
         used = eu * acct.entry_bytes + lu * acct.element_bytes
         offered = et * acct.entry_bytes + lt * acct.element_bytes
         return 100.0 * used / offered
-    return 100.0 * max(eu / et, lu / lt)
+    return max(100.0 * eu / et, 100.0 * lu / lt)  # 100 * used first: exact at whole percents
 
 
 def fits(pools: tuple[int, int, int, int], entries: int, elements: int) -> bool:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from reference_model.accounting import pool_totals
+from reference_model.codec import queue_from_record, structure_from_record
 from reference_model.errors import ConfigurationError
 from reference_model.outcomes import CMD_INVALID, CMD_NOT_ALLOWED, CMD_OUT_OF_RANGE, Outcome
 from reference_model.state import Queue, Structure
@@ -37,6 +38,11 @@ def invalid(kind: str, err: ConfigurationError) -> Outcome:
     return Outcome(kind, False, CMD_INVALID, (err.rule_id,), value=err.to_record())
 
 
+def _as_def(value: Any, build: Any) -> Any:
+    """A definition from an operation: validated now if it came as a raw record."""
+    return build(value) if isinstance(value, dict) else value
+
+
 def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: frozenset[str]) -> None:
     for key, value in changes:
         if key not in allowed:
@@ -45,8 +51,8 @@ def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: fro
 
 def define_structure(model: Model, op: DefineStructure) -> Outcome:
     """DEFINE CFSTRUCT: name rules and structure limits (TOPOLOGY-001..004, 009, CQS-016)."""
-    sd = op.structure
     try:
+        sd = _as_def(op.structure, structure_from_record)
         if sd.name in model.structures:
             raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
         if model.config.profile == "mq" and (sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource):
@@ -79,8 +85,8 @@ def _in_use(model: Model, s: Structure) -> bool:
 
 def define_queue(model: Model, op: DefineQueue) -> Outcome:
     """DEFINE QLOCAL: a known structure with fewer than 512 queues (TOPOLOGY-005, TOPOLOGY-013)."""
-    qd = op.queue
     try:
+        qd = _as_def(op.queue, queue_from_record)
         check_queue_against(model.config, qd, set(model.structures), set(model.queues))
         on_structure = sum(1 for q in model.queues.values() if q.defn.cfstruct == qd.cfstruct)
         if qd.cfstruct is not None and on_structure >= MAX_QUEUES_PER_STRUCTURE:
@@ -113,7 +119,7 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
     s = model.structure(op.cfstruct)
     d, r = s.defn, model.readings
     new = op.size_kb
-    if not isinstance(new, int) or new < 1:
+    if type(new) is not int or new < 1:
         return invalid("setxcf_alter", ConfigurationError("setxcf_alter.size_kb", new, "an integer >= 1",
                                                           "CAPACITY-008"))
     if new > d.size_kb:
@@ -129,4 +135,11 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
     s.size_kb = new
     s.pools.entries_total, s.pools.elements_total = entries, elements
-    return Outcome("setxcf_alter", rules=rules, signals=model.full_signals(s), usage=s.pools.as_tuple())
+    signals = model.full_signals(s)
+    if model.config.profile == "cqs":
+        from reference_model.cqs import relieved
+
+        ended = relieved(model, s)
+        signals += ended
+        rules += ("CQS-015",) if ended else ()
+    return Outcome("setxcf_alter", rules=rules, signals=signals, usage=s.pools.as_tuple())

@@ -77,12 +77,22 @@ def config_from_record(record: Mapping[str, Any]) -> Config:
     return _build(Config, data, "config")
 
 
+def _definition(build: Any, record: Any) -> Any:
+    """A definition record: validated if it is valid, kept raw (for an INVALID outcome) if not."""
+    if not isinstance(record, Mapping):
+        raise ConfigurationError("definition", record, "an object of definition keywords", UNKNOWN_FIELD)
+    try:
+        return build(record)
+    except ConfigurationError:
+        return dict(record)
+
+
 def op_to_record(op: Any) -> dict[str, Any]:
     """``{"op": KIND, ...fields}``; definitions nest their record, changes become a dict."""
     out: dict[str, Any] = {"op": op.KIND}
     for a in attrs.fields(type(op)):
         value = getattr(op, a.name)
-        if a.name in ("structure", "queue") and not isinstance(value, str):
+        if a.name in ("structure", "queue") and not isinstance(value, str | dict):
             value = record_of(value)
         elif a.name == "changes":
             value = dict(value)
@@ -98,9 +108,9 @@ def op_from_record(record: Mapping[str, Any]) -> Any:
         raise ConfigurationError("op", kind, f"one of {sorted(OPERATION_BY_KIND)}", UNKNOWN_FIELD)
     fields = {k: v for k, v in record.items() if k != "op"}
     if cls is DefineStructure:
-        fields["structure"] = structure_from_record(fields.get("structure", {}))
+        fields["structure"] = _definition(structure_from_record, fields.get("structure"))
     elif cls is DefineQueue:
-        fields["queue"] = queue_from_record(fields.get("queue", {}))
+        fields["queue"] = _definition(queue_from_record, fields.get("queue"))
     return _build(cls, fields, kind)
 
 

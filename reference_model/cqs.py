@@ -60,7 +60,7 @@ def put(model: Model, op: Put) -> Outcome:
     model.qmgr(op.qmgr)
     q = model.queue(op.queue)
     s = model.structures[q.defn.cfstruct]  # type: ignore[index]
-    if not isinstance(op.length, int) or not 0 <= op.length <= SIZE_100MB:
+    if type(op.length) is not int or not 0 <= op.length <= SIZE_100MB:
         raise ConfigurationError("put.length", op.length, f"an integer 0..{SIZE_100MB}", "CQS-017")
     name = q.defn.name
     overflowed = name in s.overflow_queues
@@ -81,7 +81,7 @@ def put(model: Model, op: Put) -> Outcome:
     _charge(s, msg, +1)
     q.msgs.append(msg)
     q.depth += 1
-    rules = ("CQS-017",) if staged else ()
+    rules = ("CQS-017", "CQS-021") if staged else ()
     if overflowed:
         rules += ("CQS-022",)
     signals = model.full_signals(s)
@@ -116,10 +116,18 @@ def get(model: Model, op: Get) -> Outcome:
     _charge(s, msg, -1)
     rules: tuple[str, ...] = ("QUEUE-001",)
     signals = model.full_signals(s)
-    if s.overflow_mode and s.defn.ovflwstr is None and _usage(model, s) <= target(model, s):
-        signals += _end_overflow(s)
+    ended = relieved(model, s)
+    if ended:
+        signals += ended
         rules += ("CQS-015",)
     return Outcome("get", True, rules=rules, tag=msg.tag, signals=signals, usage=s.pools.as_tuple())
+
+
+def relieved(model: Model, s: Structure) -> tuple[str, ...]:
+    """CQS-015: without OVFLWSTR, overflow ends once primary usage is 20% below the threshold."""
+    if s.overflow_mode and s.defn.ovflwstr is None and _usage(model, s) <= target(model, s):
+        return _end_overflow(s)
+    return ()
 
 
 def _end_overflow(s: Structure) -> tuple[str, ...]:
@@ -139,6 +147,8 @@ def select(model: Model, s: Structure) -> list[str]:
 
     The staging queue is not a queue of ours at all, so it is never a candidate.
     Queues using no space are not candidates: moving them would not lower usage.
+    With an overflow structure, a queue whose data objects would not all fit
+    there is passed over, since a queue is never in both structures (CQS-011).
     """
     metric = model.readings.cqs_usage_metric
     eu, et, lu, lt = model.pools(s)
@@ -146,29 +156,41 @@ def select(model: Model, s: Structure) -> list[str]:
     sized = [(q, *_space(q)) for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
     sized = sorted((c for c in sized if c[1]), key=lambda c: (-c[2], -c[1], c[0].defn.name))
     vetoes = frozenset(model.overflow_exit or ())
+    room = _overflow_room(model, s)
     approved: list[str] = []
     for q, entries, elements in sized:
         if usage_pct(metric, (eu, et, lu, lt), model.acct) <= goal:
             break
         if q.defn.name in vetoes:
             continue
+        if room is not None:
+            if not fits(room, entries, elements):
+                continue
+            room = (room[0] + entries, room[1], room[2] + elements, room[3])
         approved.append(q.defn.name)
         eu, lu = eu - entries, lu - elements
     return approved
 
 
-def _move(model: Model, s: Structure, names: list[str]) -> None:
-    """CQS-011/019: first parts of approved queues move to the overflow structure."""
+def _overflow_room(model: Model, s: Structure) -> tuple[int, int, int, int] | None:
+    if s.defn.ovflwstr is None:
+        return None
     if s.overflow_pools is None:
         s.overflow_pools = Pools(s.defn.ovflw_size_kb, s.defn.ratio, model.acct)
+    return s.overflow_pools.as_tuple()
+
+
+def _move(model: Model, s: Structure, names: list[str]) -> None:
+    """CQS-011/019: first parts of approved queues move to the overflow structure (they fit: see select)."""
+    ovfl = s.overflow_pools
     for name in names:
         for msg in model.queues[name].msgs:
-            if msg.on_overflow or not fits(s.overflow_pools.as_tuple(), 1, msg.elements):
+            if msg.on_overflow:
                 continue
             s.pools.entries_used -= 1
             s.pools.elements_used -= msg.elements
-            s.overflow_pools.entries_used += 1
-            s.overflow_pools.elements_used += msg.elements
+            ovfl.entries_used += 1  # type: ignore[union-attr]
+            ovfl.elements_used += msg.elements  # type: ignore[union-attr]
             msg.on_overflow = True
 
 
@@ -229,14 +251,14 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
     for s in model.structures.values():
         if not (s.overflow_mode and s.defn.ovflwstr is not None and _scanned(model, s, start, end)):
             continue
-        rules = ("CQS-013",)
+        rules += ("CQS-013",) if "CQS-013" not in rules else ()
         for name in sorted(s.overflow_queues):
             if not model.queues[name].msgs:
                 s.overflow_queues.discard(name)
                 signals += (f"OVERFLOW_QUEUE_OFF {s.defn.name} {name}",)
         if not s.overflow_queues:
             signals += _end_overflow(s)
-            rules += ("CQS-014",)
+            rules += ("CQS-014",) if "CQS-014" not in rules else ()
     return Outcome("advance_clock", rules=rules, signals=signals)
 
 

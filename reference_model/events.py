@@ -77,6 +77,19 @@ def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage
     return tuple(_message(q, m.name, kind, model.correl) for m in issuers)
 
 
+TOGGLE_RULE = {"QDPHI": "QDEPTH-004", "QDPLO": "QDEPTH-005", "QFULL": "QDEPTH-006"}
+
+
+def rules_for(kind: str, q: Queue, messages: tuple[EventMessage, ...]) -> tuple[str, ...]:
+    """The rules that decided an event's switches and messages."""
+    if q.defn.cfstruct is None:
+        return (TOGGLE_RULE[kind], "QDEPTH-008") + (("QDEPTH-011",) if messages else ())
+    found = (TOGGLE_RULE[kind], "QDEPTH-007", "QDEPTH-016")
+    if messages:
+        found += ("QDEPTH-009", "QDEPTH-010", "QDEPTH-011")
+    return found
+
+
 def count(q: Queue, qmgr: str, enq: int, deq: int) -> None:
     """Add to ``qmgr``'s MsgEnqCount/MsgDeqCount for ``q``."""
     stats = q.stats.get(qmgr)

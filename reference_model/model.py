@@ -57,15 +57,23 @@ class Model:
     # -- public API ---------------------------------------------------------------
     def step(self, op: Any, view: View | None = None) -> Outcome:
         """Apply ``op`` and return the expected outcome (see module docstring for ``view``)."""
-        handler = self._dispatch.get(type(op))
+        try:
+            handler = self._dispatch[type(op)]
+        except KeyError:
+            handler = None
         if handler is None:
             kind = getattr(op, "KIND", type(op).__name__)
             raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile",
                                      "TOPOLOGY-002")
-        self.view = view
         if view:
+            self.view = view
             self._view_base = {n: self.structures[n].pools.as_tuple() for n in view if n in self.structures}
-        out = handler(self, op)
+            try:
+                out = handler(self, op)
+            finally:
+                self.view = None
+        else:
+            out = handler(self, op)
         if out.signals:
             out.rules = _with_signal_rules(out.rules, out.signals)
         return out
@@ -120,8 +128,8 @@ class Model:
         p = s.pools
         if view is not None:
             seen = view.get(s.defn.name)
-            if seen is not None:
-                base = self._view_base[s.defn.name]
+            base = self._view_base.get(s.defn.name)
+            if seen is not None and base is not None:
                 now = (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
                 return tuple(v + n - b for v, n, b in zip(seen, now, base, strict=True))  # type: ignore[return-value]
         return (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
@@ -187,7 +195,7 @@ def _inspect(model: Model, op: Inspect) -> Outcome:
 
 
 def _advance(model: Model, op: AdvanceClock) -> Outcome:
-    if not isinstance(op.seconds, int) or op.seconds < 0:
+    if type(op.seconds) is not int or op.seconds < 0:
         raise ConfigurationError("advance_clock.seconds", op.seconds, "an integer >= 0", "CQS-013")
     start, model.clock = model.clock, model.clock + op.seconds
     if model.config.profile == "cqs":

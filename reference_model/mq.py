@@ -23,14 +23,21 @@ if TYPE_CHECKING:
 
 
 def _caller(model: Model, qmgr: str, queue: str) -> tuple[Qmgr, Queue, Structure | None]:
-    qm = model.qmgr(qmgr)
-    q = model.queue(queue)
+    qm = model.qmgrs.get(qmgr) or model.qmgr(qmgr)
+    q = model.queues.get(queue) or model.queue(queue)
     if q.defn.cfstruct is None:
         if q.defn.qmgr != qmgr:
             raise ConfigurationError("qmgr", qmgr, f"{q.defn.qmgr}, the owner of nonshared queue {queue}",
                                      "QDEPTH-008")
         return qm, q, None
     return qm, q, model.structures[q.defn.cfstruct]
+
+
+_PUT_OK = ("QUEUE-004",)
+_GET_OK = ("QUEUE-001", "QUEUE-004")
+_GET_SYNC = (*_GET_OK, "QUEUE-003")
+_GET_FREED = (*_GET_OK, "CAPACITY-010")
+_PUT_SYNC = ("QUEUE-004", "QUEUE-002")
 
 
 def _reject(reason: int | str, *rules: str) -> Outcome:
@@ -61,7 +68,7 @@ def _put_refusal(model: Model, op: Put, q: Queue, s: Structure | None) -> Outcom
 def put(model: Model, op: Put) -> Outcome:
     """MQPUT: refusals, Queue Full, offload decision, space, then Queue Depth High."""
     qm, q, s = _caller(model, op.qmgr, op.queue)
-    if not isinstance(op.length, int) or not 0 <= op.length <= SIZE_100MB:
+    if type(op.length) is not int or not 0 <= op.length <= SIZE_100MB:
         raise ConfigurationError("put.length", op.length, f"an integer 0..{SIZE_100MB}", "CFLEVEL-005")
     if not qm.active:
         return _reject(CMD_NOT_ACTIVE, "QUEUE-005")
@@ -70,8 +77,11 @@ def put(model: Model, op: Put) -> Outcome:
         return refusal
     d = q.defn
     if q.depth >= d.maxdepth:
-        fired = events.fire(model, q, "QFULL", op.qmgr) if q.max else ()
-        rules = ("QDEPTH-015", "QDEPTH-003") if q.max or fired else ("QDEPTH-015",)
+        rules = ("QDEPTH-015", "QUEUE-004")
+        fired = ()
+        if q.max:
+            fired = events.fire(model, q, "QFULL", op.qmgr)
+            rules += ("QDEPTH-003", *events.rules_for("QFULL", q, fired))
         return Outcome("put", False, MQRC_Q_FULL, rules, events=fired)
     offloaded: bool | None = None
     rules: tuple[str, ...] = ()
@@ -90,12 +100,18 @@ def put(model: Model, op: Put) -> Outcome:
     model.live[seq] = msg
     if op.syncpoint:
         qm.uow.append(("put", d.name, seq))
-    events.count(q, op.qmgr, 1, 0)
+    stats = q.stats.get(op.qmgr)
+    if stats is None:
+        q.stats[op.qmgr] = [1, 0]
+    else:
+        stats[0] += 1
+    rules += _PUT_SYNC if op.syncpoint else _PUT_OK
     fired = ()
-    if q.hi and events.high_reached(q.depth, d.qdepthhi, d.maxdepth, model.readings.qdepth_percent):
-        fired = events.fire(model, q, "QDPHI", op.qmgr)
-        if fired or d.cfstruct is not None:
-            rules += ("QDEPTH-001",)
+    if q.hi:
+        rules += ("QDEPTH-013",)
+        if events.high_reached(q.depth, d.qdepthhi, d.maxdepth, model.readings.qdepth_percent):
+            fired = events.fire(model, q, "QDPHI", op.qmgr)
+            rules += ("QDEPTH-001", *events.rules_for("QDPHI", q, fired))
     if s is None:
         return Outcome("put", True, rules=rules, events=fired)
     return Outcome("put", True, rules=rules, offloaded=offloaded, events=fired,
@@ -128,13 +144,19 @@ def get(model: Model, op: Get) -> Outcome:
     else:
         _remove(model, q, index, s)
     q.depth -= 1
-    events.count(q, op.qmgr, 0, 1)
-    rules: tuple[str, ...] = ("QUEUE-001",)
+    stats = q.stats.get(op.qmgr)
+    if stats is None:
+        q.stats[op.qmgr] = [0, 1]
+    else:
+        stats[1] += 1
+    rules = _GET_SYNC if op.syncpoint else _GET_FREED if s is not None else _GET_OK
     fired = ()
     d = q.defn
-    if q.lo and events.low_reached(q.depth, d.qdepthlo, d.maxdepth, model.readings.qdepth_percent):
-        fired = events.fire(model, q, "QDPLO", op.qmgr)
-        rules += ("QDEPTH-002",)
+    if q.lo:
+        rules += ("QDEPTH-013",)
+        if events.low_reached(q.depth, d.qdepthlo, d.maxdepth, model.readings.qdepth_percent):
+            fired = events.fire(model, q, "QDPLO", op.qmgr)
+            rules += ("QDEPTH-002", *events.rules_for("QDPLO", q, fired))
     if s is None:
         return Outcome("get", True, rules=rules, tag=msg.tag, events=fired)
     return Outcome("get", True, rules=rules, tag=msg.tag, events=fired, signals=model.full_signals(s),
@@ -169,7 +191,7 @@ def commit(model: Model, op: Commit) -> Outcome:
     qm = model.qmgr(op.qmgr)
     if not qm.active:
         return Outcome("commit", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
-    return Outcome("commit", rules=("QUEUE-002", "QUEUE-003"), signals=_settle(model, qm, True))
+    return Outcome("commit", rules=("QUEUE-002", "QUEUE-003", "CAPACITY-010"), signals=_settle(model, qm, True))
 
 
 def backout(model: Model, op: Backout) -> Outcome:

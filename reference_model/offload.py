@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     from reference_model.state import Structure
 
 RULE_OFF = 64 * 1024
+_RULES = ("OFFLOAD-001", "OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-012", "CFLEVEL-006")
+_RULES_OFF_IN_EFFECT = (*_RULES, "OFFLOAD-003")
+_OFFLOADED = ("OFFLOAD-005", "OFFLOAD-006")
 
 
 def forced_boundary(reading: str) -> int:
@@ -29,14 +32,17 @@ def decide(model: Model, s: Structure, length: int) -> tuple[bool, tuple[str, ..
     if sd.cflevel < 4:
         return False, ()
     if length > forced_boundary(model.readings.forced_offload_boundary):
-        return True, ("OFFLOAD-004",)
+        return True, ("OFFLOAD-004", "CFLEVEL-005", "OFFLOAD-005", "OFFLOAD-006")
     if sd.cflevel < 5:
         return False, ("OFFLOAD-004",)
-    usage = model.usage(s, model.readings.offload_usage_metric)
     strict = model.readings.offload_compare == "strict"
+    rules = _RULES_OFF_IN_EFFECT if RULE_OFF in (sd.offld1sz, sd.offld2sz, sd.offld3sz) else _RULES
+    usage = None
     for th, sz in ((sd.offld1th, sd.offld1sz), (sd.offld2th, sd.offld2sz), (sd.offld3th, sd.offld3sz)):
-        if sz >= RULE_OFF:
+        if sz >= RULE_OFF or not (length > sz if strict else length >= sz):
             continue
-        if (usage > th and length > sz) if strict else (usage >= th and length >= sz):
-            return True, ("OFFLOAD-002",)
-    return False, ("OFFLOAD-002",)
+        if usage is None:  # computed only when some rule's size test passes
+            usage = model.usage(s, model.readings.offload_usage_metric)
+        if usage > th if strict else usage >= th:
+            return True, rules + _OFFLOADED
+    return False, rules

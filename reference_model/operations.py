@@ -27,10 +27,16 @@ def _changes(value: Any) -> Changes:
 
 @attrs.frozen
 class DefineStructure:
-    """DEFINE CFSTRUCT (MQ) or a CQSSGxxx STRUCTURE statement (CQS)."""
+    """DEFINE CFSTRUCT (MQ) or a CQSSGxxx STRUCTURE statement (CQS).
+
+    ``structure`` is a validated :class:`StructureDef`, or the raw keyword record
+    of a definition that may be invalid: the model answers an invalid one with
+    an ``INVALID`` outcome naming the rule, so implementations are checked for
+    refusing it too.
+    """
 
     KIND: ClassVar[str] = "define_structure"
-    structure: StructureDef
+    structure: StructureDef | dict[str, Any]
 
 
 @attrs.frozen
@@ -47,7 +53,7 @@ class DefineQueue:
     """DEFINE QLOCAL(...) QSGDISP(SHARED|QMGR), or a CQS queue coming into use."""
 
     KIND: ClassVar[str] = "define_queue"
-    queue: QueueDef
+    queue: QueueDef | dict[str, Any]  # a raw record may be invalid, as for DefineStructure
 
 
 @attrs.frozen

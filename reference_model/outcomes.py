@@ -38,7 +38,7 @@ CMD_NO_ALTER_PENDING = "NO_ALTER_PENDING"
 #: The rules behind each signal name (``Outcome.signals`` entries are ``"NAME SUBJECT..."``).
 SIGNAL_RULES: dict[str, tuple[str, ...]] = {
     "ALTER": ("CQS-003",), "OVERFLOW_ON": ("CQS-005",), "OVERFLOW_QUEUE": ("CQS-006", "CQS-007"),
-    "OVERFLOW_QUEUE_OFF": ("CQS-013",), "OVERFLOW_OFF": ("CQS-014", "CQS-015"),
+    "OVERFLOW_QUEUE_OFF": ("CQS-013",), "OVERFLOW_OFF": (),
     "IXC585E": ("CAPACITY-002",), "IXC586I": ("CAPACITY-003",),
 }  # fmt: skip
 

@@ -140,13 +140,20 @@ def _validate_qmgrs(c: Config) -> None:
 
 
 def check_structure_count(names: list[str], field: str = "structures") -> None:
-    """TOPOLOGY-002/003/004: at least one application structure; at most 63 (62 with CSQSYSAPPL)."""
+    """TOPOLOGY-002/003/004: at least one application structure; at most 63 beside CSQ_ADMIN.
+
+    Seed 001: 64 structures per QSG, one of them CSQ_ADMIN; "up to 63 (62 if
+    CSQSYSAPPL is defined) structures for message data", so CSQSYSAPPL counts
+    among the 63 application structures.
+    """
     if not names:
         raise ConfigurationError(field, 0, "at least 1 application structure beside CSQ_ADMIN", "TOPOLOGY-002")
-    limit = MAX_STRUCTURES_PER_QSG - 1 - (1 if SYSAPPL_NAME in names else 0)
+    limit = MAX_STRUCTURES_PER_QSG - 1
     if len(names) > limit:
-        rule = "TOPOLOGY-004" if SYSAPPL_NAME in names else "TOPOLOGY-003"
-        raise ConfigurationError(field, len(names), f"at most {limit} application structures", rule)
+        if SYSAPPL_NAME in names:
+            raise ConfigurationError(field, len(names), f"at most {limit} application structures: CSQSYSAPPL "
+                                     f"and {limit - 1} for message data", "TOPOLOGY-004")
+        raise ConfigurationError(field, len(names), f"at most {limit} application structures", "TOPOLOGY-003")
 
 
 def _validate_structures(c: Config) -> None:
