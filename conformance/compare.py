@@ -135,6 +135,6 @@ def compare(expected: Outcome, observed: Outcome, observes: tuple[str, ...], rea
         diff = usage_diff("usage", expected.usage, observed.usage)
         if diff:
             return diff
-    if "inspect" in observes and expected.value is not None:
+    if "inspect" in observes and expected.kind == "inspect" and expected.value is not None:
         return projection_diff(expected.value, observed.value)
     return None

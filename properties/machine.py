@@ -21,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 from adapters.protocol import Adapter, AdapterError
 from conformance.checker import Checker, StepVerdict
 from properties import boundaries as b
+from properties.coverage import probes
 from properties.strategies import configs, lengths
 from reference_model import operations as o
 from reference_model.config import Config, QueueDef, StructureDef
@@ -48,6 +49,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.rules: Counter[str] = Counter()
+        self.boundaries: dict[str, Counter[str]] = {}
         self.steps = 0
         self.cases = 0
         self.last_failure: tuple[Config, list[Any], BaseException] | None = None
@@ -81,6 +83,8 @@ class _Base(RuleBasedStateMachine):
         return self.checker.alive[0].model  # type: ignore[union-attr]
 
     def _do(self, op: Any) -> None:
+        for rule_id, where in probes(self.model, op):
+            self.recorder.boundaries.setdefault(rule_id, Counter())[where] += 1
         self.ops.append(op)
         try:
             observed = self.adapter.apply(op)  # type: ignore[union-attr]
@@ -188,14 +192,25 @@ class MQMachine(_Base):
             changes["offload"] = None
         self._do(o.AlterStructure(self._structure(s), changes))
 
-    @rule(s=INDEX)
-    def define_queue(self, s: int) -> None:
-        name = f"N{len(self.model.queues)}"
-        self._do(o.DefineQueue(QueueDef(name, cfstruct=self._structure(s), maxdepth=5)))
+    @rule(s=INDEX, fields=st.fixed_dictionaries({}, optional={
+        "qdepthhi": st.sampled_from((-1, 0, 80, 100, 101)), "maxdepth": st.sampled_from((-1, 0, 5)),
+        "maxmsgl": st.sampled_from((-1, 64 * 1024, 104_857_601)), "name": st.sampled_from(("bad name!", "Q0")),
+    }))
+    def define_queue(self, s: int, fields: dict[str, Any]) -> None:
+        """New queues (the 512th and 513th when the configuration is near the limit), some invalid."""
+        record = {"name": f"N{len(self.model.queues)}", "cfstruct": self._structure(s), "maxdepth": 5, **fields}
+        self._do(o.DefineQueue(record))
 
-    @rule()
-    def define_structure(self) -> None:
-        self._do(o.DefineStructure(StructureDef(f"NEW{len(self.model.structures)}", size_kb=6400)))
+    @rule(fields=st.fixed_dictionaries({}, optional={
+        "name": st.sampled_from(("CSQ_ADMIN", "lower", "TOOLONGNAME12X", "9START", "CSQSYSAPPL")),
+        "cflevel": st.integers(0, 6), "recover": st.booleans(), "offload": st.sampled_from(("SMDS", "DB2", "X")),
+        "offld1th": st.sampled_from((-1, 0, 100, 101)), "offld2sz": st.sampled_from((-1, 0, 65536, 65537)),
+        "fullthreshold": st.sampled_from((-1, 0, 85, 101)), "size_kb": st.sampled_from((-1, 0, 6400)),
+        "initsize_kb": st.sampled_from((6300, 7000)),
+    }))
+    def define_structure(self, fields: dict[str, Any]) -> None:
+        """New structures (the 63rd and 64th near the limit), some invalid (CFLEVEL, OFFLOAD, names, ranges)."""
+        self._do(o.DefineStructure({"name": f"NEW{len(self.model.structures)}", "size_kb": 6400, **fields}))
 
 
 class CQSMachine(_Base):

@@ -29,6 +29,7 @@ class MachineRun:
     steps: int
     seconds: float
     rules_exercised: dict[str, int]
+    boundaries: dict[str, dict[str, int]]
     failure: TraceResult | None
     error: str | None = None
 
@@ -52,14 +53,13 @@ def run_machine(adapter_factory: Callable[[], Adapter], profile: str, *, hypothe
         run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
     except (ConformanceFailure, AdapterFailure):
         pass
-    except Exception as err:  # noqa: BLE001 - anything else is reported, never raised to the caller
-        error = f"{type(err).__name__}: {err}"
     seconds = time.perf_counter() - start
     failure = None
     rec = machine.recorder
     if rec.last_failure is not None:
         config, ops, _ = rec.last_failure
         failure = minimise(adapter_factory, config, ops)
-        if failure.verdict == "pass":  # the implementation is not deterministic: say so
-            error = f"flaky: the shrunk trace of {len(ops)} steps passed on replay"
-    return MachineRun(profile, seed, rec.cases, rec.steps, seconds, dict(Counter(rec.rules)), failure, error)
+        if failure.verdict == "pass":  # the implementation is not deterministic: a failing verdict of its own
+            error = f"flaky: a failing trace of {len(ops)} steps passed on replay"
+    boundaries = {k: dict(v) for k, v in rec.boundaries.items()}
+    return MachineRun(profile, seed, rec.cases, rec.steps, seconds, dict(Counter(rec.rules)), boundaries, failure, error)

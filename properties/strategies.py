@@ -77,6 +77,10 @@ def mq_configs(draw: st.DrawFn) -> Config:
     fillers = draw(st.sampled_from(b.QUEUE_FILLERS)) if draw(st.integers(0, 9)) == 0 else 0
     fillers = min(fillers, 512 - sum(1 for q in queues if q.cfstruct == names[0]))
     queues += tuple(QueueDef(f"F{i}", cfstruct=names[0]) for i in range(fillers))
+    if draw(st.integers(0, 9)) == 0:  # near the 63-structure limit (TOPOLOGY-003/004)
+        extra = draw(st.sampled_from((60, 61, 62))) - len(structures)
+        fill = ("CSQSYSAPPL",) if draw(st.booleans()) else ()
+        structures += tuple(StructureDef(n, size_kb=6200) for n in (*fill, *(f"S{i}" for i in range(extra))))
     disabled = tuple(q for q in qmgrs if draw(st.booleans()))
     return Config(profile="mq", qmgrs=qmgrs, structures=structures, queues=queues, perfmev_disabled=disabled)
 

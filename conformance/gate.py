@@ -1,0 +1,149 @@
+"""The conformance gate: state machines per profile, then the per-rule matrix, warnings and exit code."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from adapters.protocol import Adapter
+from conformance.results import (
+    GATE_SCHEMA_VERSION, Deviation, FailureRecord, GateResult, RuleVerdict, matches,
+)  # fmt: skip
+from conformance.trace import TraceResult
+from properties.run import MachineRun, run_machine
+from reference_model.codec import config_from_record, op_from_record
+from reference_model.model import Model
+from reference_model.rules import RULES
+
+EXIT_OK, EXIT_NONCONFORMING, EXIT_ADAPTER = 0, 1, 3
+
+
+def run_gate(adapter_factory: Callable[[], Adapter], *, profiles: Sequence[str] | None = None,
+             hypothesis_profile: str = "ci", seed: int | None = None, rules: Iterable[str] | None = None,
+             deviations: Sequence[Deviation] = (), today: dt.date | None = None,
+             started: str = "") -> GateResult:
+    """Run the gate and judge every rule (see README: exit codes)."""
+    probe = adapter_factory()
+    try:
+        caps = probe.capabilities()
+    finally:
+        probe.close()
+    chosen = tuple(p for p in (profiles or caps.profiles) if p in caps.profiles)
+    patterns = list(rules) if rules else None
+    begin = time.perf_counter()
+    runs = [run_machine(adapter_factory, p, hypothesis_profile=hypothesis_profile, seed=seed) for p in chosen]
+    failures = tuple(_failure(r) for r in runs if r.failure is not None and r.failure.verdict != "pass")
+    failing = {rule for f in failures if f.kind == "divergence" for rule in f.rules[:1]}
+    failing |= {rule for f in failures if f.kind == "divergence" for rule in f.rules if rule in _expected_rules(f)}
+    exercised: Counter[str] = Counter()
+    bounds: dict[str, Counter[str]] = {}
+    for r in runs:
+        exercised.update(r.rules_exercised)
+        for rule_id, where in r.boundaries.items():
+            bounds.setdefault(rule_id, Counter()).update(where)
+    today = today or dt.date.today()
+    known = {d.rule: d for d in deviations}
+    matrix, warnings, unexpected = [], [], False
+    for rule in RULES:
+        if not matches(rule.id, patterns):
+            continue
+        claimed = rule.family in caps.families and any(p in chosen for p in rule.profiles)
+        verdict = "static" if is_static(rule) else _verdict(rule.id, claimed, failing, exercised, known)
+        dev = known.get(rule.id)
+        if dev is not None and dev.expires is not None and dev.expires < today:
+            warnings.append(f"{rule.id}: known deviation expired on {dev.expires.isoformat()}")
+            unexpected = True
+        if dev is not None and verdict == "pass":
+            warnings.append(f"{rule.id}: listed as a known deviation but passed (unexpected pass)")
+            unexpected = True
+        if verdict == "known-deviation":
+            warnings.append(f"{rule.id}: known deviation: {dev.reason}")  # type: ignore[union-attr]
+        warnings += _hollow(rule.id, verdict, bounds.get(rule.id))
+        matrix.append(RuleVerdict(rule.id, rule.family, rule.title, verdict, exercised.get(rule.id, 0),
+                                  dict(bounds.get(rule.id, {}))))
+    warnings += [f"{r.profile}: {r.error}" for r in runs if r.error]
+    exit_code = _exit_code(matrix, failures, unexpected, flaky=any(r.error for r in runs))
+    readings = runs[0].failure.readings if runs and runs[0].failure else {}
+    return GateResult(
+        schema=GATE_SCHEMA_VERSION, adapter=caps.name, capabilities=caps.to_record(), profiles=chosen,
+        hypothesis_profile=hypothesis_profile, seed=seed, started=started,
+        seconds=round(time.perf_counter() - begin, 3), cases=sum(r.cases for r in runs),
+        steps=sum(r.steps for r in runs), rules=tuple(matrix), failures=failures, warnings=tuple(warnings),
+        readings=readings, exit_code=exit_code,
+    )  # fmt: skip
+
+
+def _expected_rules(f: FailureRecord) -> set[str]:
+    return set((f.expected_outcome or {}).get("rules", ()))
+
+
+def is_static(rule: Any) -> bool:
+    """Rules observable only through configuration or calculators (advice, sizing): no trace can check them."""
+    return all(o.startswith("config.") for o in rule.observables)
+
+
+def _verdict(rule_id: str, claimed: bool, failing: set[str], exercised: Counter[str],
+             known: dict[str, Deviation]) -> str:
+    if not claimed:
+        return "not-claimed"
+    if rule_id in failing:
+        return "known-deviation" if rule_id in known else "fail"
+    return "pass" if exercised.get(rule_id) else "not-reached"
+
+
+def _hollow(rule_id: str, verdict: str, where: Counter[str] | None) -> list[str]:
+    """Warnings for passes that prove little: never exercised, or a boundary never crossed."""
+    if verdict == "not-reached":
+        return [f"{rule_id}: claimed but never exercised (hollow pass)"]
+    if verdict == "pass" and where is not None and not (where.get("below") and (where.get("at") or where.get("above"))):
+        return [f"{rule_id}: threshold never crossed (seen only {', '.join(sorted(where))})"]
+    return []
+
+
+def _exit_code(matrix: list[RuleVerdict], failures: Sequence[FailureRecord], unexpected: bool,
+               flaky: bool = False) -> int:
+    if any(f.kind == "fault" for f in failures):
+        return EXIT_ADAPTER
+    if unexpected or flaky or any(r.verdict == "fail" for r in matrix):
+        return EXIT_NONCONFORMING
+    if any(f.kind == "divergence" for f in failures) and not any(r.verdict == "known-deviation" for r in matrix):
+        return EXIT_NONCONFORMING
+    return EXIT_OK
+
+
+def _failure(run: MachineRun) -> FailureRecord:
+    t: TraceResult = run.failure  # type: ignore[assignment]
+    series, thresholds = usage_series(t.config, t.ops)
+    d, fault = t.divergence, t.fault
+    if d is not None:
+        return FailureRecord(run.profile, d.rules, d.step, d.field, d.expected, d.observed, t.config, t.ops,
+                             d.expected_outcome, d.observed_outcome, t.readings, series, thresholds)
+    return FailureRecord(run.profile, (), fault.step if fault else None, "adapter", None,
+                         fault.message if fault else run.error, t.config, t.ops, None, None, t.readings,
+                         series, thresholds, kind="fault")
+
+
+def usage_series(config: dict[str, Any], ops: Sequence[dict[str, Any]]) -> tuple[dict[str, list[float]],
+                                                                                  dict[str, dict[str, float]]]:
+    """Structure usage (percent, the max of entries and elements) after each step, and the thresholds to plot."""
+    cfg = config_from_record(config)
+    model = Model(cfg)
+    series: dict[str, list[float]] = {name: [] for name in model.structures}
+    for record in ops:
+        model.step(op_from_record(record))
+        for name, s in model.structures.items():
+            series.setdefault(name, []).append(round(model.usage(s, "max"), 3))
+    thresholds: dict[str, dict[str, float]] = {}
+    for name, s in model.structures.items():
+        d = s.defn
+        marks: dict[str, float] = {"FULLTHRESHOLD": d.fullthreshold}
+        if cfg.profile == "cqs":
+            marks["OVFLWMAX"] = d.effective_ovflwmax
+        elif d.cflevel == 5:
+            marks.update({f"OFFLD{n}TH": getattr(d, f"offld{n}th") for n in (1, 2, 3)
+                          if getattr(d, f"offld{n}sz") < 64 * 1024})
+        thresholds[name] = marks
+    return series, thresholds
