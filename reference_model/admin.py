@@ -43,10 +43,10 @@ def _as_def(value: Any, build: Any) -> Any:
     return build(value) if isinstance(value, dict) else value
 
 
-def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: frozenset[str]) -> None:
+def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: frozenset[str], rule_id: str) -> None:
     for key, value in changes:
         if key not in allowed:
-            raise ConfigurationError(f"{kind}.{key}", value, f"one of {sorted(allowed)}", "OFFLOAD-013")
+            raise ConfigurationError(f"{kind}.{key}", value, f"one of {sorted(allowed)}", rule_id)
 
 
 def define_structure(model: Model, op: DefineStructure) -> Outcome:
@@ -69,7 +69,7 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
     """ALTER CFSTRUCT: unspecified keywords unchanged (OFFLOAD-013); CFLEVEL down only when empty (CFLEVEL-009)."""
     s = model.structure(op.name)
     try:
-        _check_changes("alter_structure", op.changes, MQ_ALTERABLE)
+        _check_changes("alter_structure", op.changes, MQ_ALTERABLE, "OFFLOAD-013")
         new = attrs.evolve(s.defn, **dict(op.changes))
     except ConfigurationError as err:
         return invalid("alter_structure", err)
@@ -102,7 +102,7 @@ def alter_queue(model: Model, op: AlterQueue) -> Outcome:
     """ALTER QLOCAL: depth limits and event switches (QDEPTH-014)."""
     q = model.queue(op.name)
     try:
-        _check_changes("alter_queue", op.changes, QUEUE_ALTERABLE)
+        _check_changes("alter_queue", op.changes, QUEUE_ALTERABLE, "QDEPTH-014")
         new = attrs.evolve(q.defn, **dict(op.changes))
     except ConfigurationError as err:
         return invalid("alter_queue", err)

@@ -1,0 +1,43 @@
+"""``cfconform mutants``: run the gate against every mutant and print the kill table and the mutation score."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+
+from tabulate import tabulate
+
+NAME = "mutants"
+HELP = "run the gate against every mutant; print the kill table and the mutation score"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hypothesis-profile", default="ci", choices=("dev", "ci", "nightly"))
+    parser.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random)")
+    parser.add_argument("--only", default=None, help="shell pattern over mutant IDs, e.g. 'M-QDEPTH-*'")
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def run(args: argparse.Namespace) -> int:
+    from adapters.mutants import MUTANTS
+    from conformance.mutation import kill_all, summary
+
+    chosen = [m for m in MUTANTS if args.only is None or fnmatch.fnmatchcase(m.id, args.only)]
+    if not chosen:
+        print(f"cfconform mutants: no mutant matches {args.only!r}")
+        return 2
+    kills = kill_all(chosen, hypothesis_profile=args.hypothesis_profile, seed=args.seed)
+    totals = summary(kills)
+    if args.format == "json":
+        print(json.dumps({"kills": [k.to_record() for k in kills], "summary": totals}, indent=2))
+    else:
+        rows = [(k.mutant, k.rule, "yes" if k.killed else "NO", f"{k.seconds:.2f}",
+                 k.reproducer_steps if k.reproducer_steps is not None else "-", k.documented_steps,
+                 "yes" if k.rule_named else "no") for k in kills]
+        print(tabulate(rows, headers=("mutant", "rule", "killed", "seconds", "repro steps", "documented",
+                                      "rule named")))
+        print(f"\nmutation score {totals['killed']}/{totals['mutants']} = {totals['score']:.2%}; "
+              f"time to kill median {totals['median_seconds']} s, max {totals['max_seconds']} s; "
+              f"reproducer excess over documented at most {totals['max_excess_steps']} steps")
+    return 0 if totals["killed"] == totals["mutants"] else 1
