@@ -1,0 +1,133 @@
+"""Does a mutant's reproducer expose it?  Reading-aware comparison with the reference model.
+
+An implementation conforms if *one* admissible reading (``reference_model.readings``)
+explains all its outcomes.  :func:`explaining_readings` searches for such a
+reading without enumerating every combination: it runs the model with a
+:class:`_Tracker` that records which ambiguities were consulted, and enumerates
+only those (growing the set whenever a run consults a new one).  The model is
+deterministic, so a reading's outcomes depend only on the ambiguities it
+consulted; the search is therefore exact.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from adapters.protocol import Adapter
+from reference_model.codec import outcome_to_record
+from reference_model.config import Config
+from reference_model.model import Model
+from reference_model.readings import AMBIGUITIES, Readings
+
+Records = list[dict[str, Any]]
+
+
+def observable(outcome: Any) -> dict[str, Any]:
+    """The outcome record without ``rules``: rule IDs are the model's explanation, not an observable
+    (an implementation reports none, and ``conformance.compare`` never compares them)."""
+    record = outcome_to_record(outcome)
+    record.pop("rules", None)
+    return record
+
+
+class _Tracker:
+    """Stands in for :class:`Readings` and notes every ambiguity the model consults."""
+
+    def __init__(self, readings: Readings, seen: set[str]) -> None:
+        self._readings = readings
+        self._seen = seen
+
+    def __getattr__(self, name: str) -> Any:
+        if name in AMBIGUITIES:
+            self._seen.add(name)
+        return getattr(self._readings, name)
+
+
+def records_of(adapter: Adapter, config: Config, scenario: Sequence[Any]) -> Records | None:
+    """Outcome records of ``scenario`` on ``adapter``; ``None`` if the scenario is invalid for it."""
+    try:
+        adapter.open(config)
+        try:
+            return [observable(o) for o in adapter.apply_batch(list(scenario))]
+        finally:
+            adapter.close()
+    except (ValueError, KeyError, TypeError):  # ConfigurationError is a ValueError
+        return None
+
+
+def reference_records(
+    config: Config, scenario: Sequence[Any], readings: Readings | None = None, seen: set[str] | None = None
+) -> Records | None:
+    """Outcome records of the reference model under ``readings`` (default readings if ``None``)."""
+    tracker = _Tracker(readings or Readings(), set() if seen is None else seen)
+    try:
+        model = Model(attrs.evolve(config, readings=tracker))  # type: ignore[arg-type]
+        return [observable(model.step(op)) for op in scenario]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def explaining_readings(
+    config: Config, scenario: Sequence[Any], observed: Records, only: Sequence[str] | None = None
+) -> Readings | None:
+    """A reading combination under which the model produces ``observed``, or ``None``.
+
+    ``only`` restricts the search to those ambiguities (the others stay at their
+    defaults); by default every ambiguity the scenario consults is searched.
+    """
+    allowed = set(AMBIGUITIES if only is None else only)
+    relevant: set[str] = set()
+    while True:
+        keys = sorted(relevant)
+        grown = False
+        for combo in itertools.product(*(AMBIGUITIES[k].readings for k in keys)):
+            readings = Readings(**dict(zip(keys, combo, strict=True)))
+            seen: set[str] = set()
+            records = reference_records(config, scenario, readings, seen)
+            new = (seen & allowed) - relevant
+            if new:
+                relevant |= new
+                grown = True
+                break
+            if records == observed:
+                return readings
+        if not grown:
+            return None
+
+
+def consulted(config: Config, scenario: Sequence[Any]) -> set[str]:
+    """The ambiguities the reference model consults on ``scenario`` under any reading."""
+    relevant: set[str] = set()
+    while True:
+        keys = sorted(relevant)
+        before = set(relevant)
+        for combo in itertools.product(*(AMBIGUITIES[k].readings for k in keys)):
+            seen: set[str] = set()
+            reference_records(config, scenario, Readings(**dict(zip(keys, combo, strict=True))), seen)
+            relevant |= seen
+        if relevant == before:
+            return relevant
+
+
+def exposes(mutant: Any, scenario: Sequence[Any] | None = None, only: Sequence[str] | None = None) -> bool:
+    """True if running ``scenario`` (default: the mutant's own) exposes the mutant.
+
+    Exposed means: the mutant answers, and no admissible reading (restricted to
+    ``only`` if given) makes the reference model answer the same.  An invalid
+    scenario (the model or the mutant refuses it with an exception) exposes nothing.
+    """
+    ops = mutant.scenario if scenario is None else tuple(scenario)
+    observed = records_of(mutant.factory(), mutant.config, ops)
+    if observed is None or reference_records(mutant.config, ops) is None:
+        return False
+    return explaining_readings(mutant.config, ops, observed, only) is None
+
+
+def droppable(mutant: Any) -> list[int]:
+    """Indices of scenario operations that can be dropped while the mutant stays exposed."""
+    ops = mutant.scenario
+    return [i for i in range(len(ops)) if exposes(mutant, ops[:i] + ops[i + 1 :])]

@@ -1,0 +1,270 @@
+"""Building blocks of the mutant catalogue: the record, the adapter and fault installers.
+
+A mutant is the reference model with one deliberate fault.  The fault is an
+*installer*: a function that receives the freshly opened
+:class:`~reference_model.model.Model` and patches that one instance (never a
+module): it replaces entries of ``model._dispatch``, overrides an instance
+attribute (``acct``, ``lgmsgsz``, ``readings``, ...), or wraps a handler to
+post-process its outcomes.  Faults deep inside a rule function are made by
+:func:`rebind`, which copies a model function with some of its global names
+replaced, so the model's own code runs with one piece swapped and nothing
+global changes.
+
+Faults are coupled to the model's internal names (``mq._put_refusal``,
+``cqs.relieved``, ``events._toggle``, ...).  When a refactoring moves one,
+:func:`rebind` and :class:`Patched` refuse with a ``ValueError`` naming it, and
+``tests/adapters/test_mutants.py`` fails on the affected mutants.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import types
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
+from typing import Any
+
+import attrs
+
+from adapters.protocol import Adapter, Capabilities
+from adapters.reference import ReferenceAdapter
+from reference_model.config import Config, QueueDef, StructureDef
+from reference_model.model import Model
+from reference_model.outcomes import CMD_INVALID, Outcome
+from reference_model.readings import AMBIGUITIES, Readings
+from reference_model.state import Queue, Structure
+
+Install = Callable[[Model], None]
+Handler = Callable[[Model, Any], Outcome]
+MUTANT_ID = re.compile(r"^M-(?P<rule>[A-Z]+-\d{3})-[a-z]$")
+
+
+def _check_id(instance: Mutant, attribute: attrs.Attribute, value: str) -> None:
+    match = MUTANT_ID.match(value)
+    if match is None or match["rule"] != instance.rule:
+        raise ValueError(f"mutant id {value!r} must be M-<rule>-<letter> with rule {instance.rule!r}")
+
+
+def _check_mixes(instance: Mutant, attribute: attrs.Attribute, value: tuple[str, ...]) -> None:
+    unknown = [v for v in value if v not in AMBIGUITIES]
+    if unknown:
+        raise ValueError(f"mutant {instance.id}: unknown ambiguities {unknown}")
+
+
+@attrs.frozen
+class Mutant:
+    """One deliberately faulty implementation and its documented minimal reproducer.
+
+    Attributes:
+        id: ``M-<RULE>-<letter>``, e.g. ``M-OFFLOAD-002-a``.
+        rule: the rule ID the fault breaks.
+        description: the fault, one sentence.
+        config: the configuration of the minimal reproducer.
+        scenario: the operations of the minimal reproducer; no single one can be dropped.
+        factory: ``factory()`` returns a fresh adapter with the fault.
+        mixes: ambiguity IDs whose readings the mutant mixes (empty for a plain fault);
+            each step of such a scenario may match *some* reading, but no single
+            reading matches them all.
+    """
+
+    id: str = attrs.field(validator=_check_id)
+    rule: str
+    description: str
+    config: Config
+    scenario: tuple[Any, ...] = attrs.field(converter=tuple)
+    factory: Callable[[], Adapter] = attrs.field(eq=False, repr=False)
+    mixes: tuple[str, ...] = attrs.field(default=(), converter=tuple, validator=_check_mixes)
+
+
+class MutantAdapter(ReferenceAdapter):
+    """The reference model (default readings) with one fault installed after ``open``."""
+
+    def __init__(self, name: str, install: Install) -> None:
+        super().__init__(Readings(), name=name)
+        self._install = install
+
+    def capabilities(self) -> Capabilities:
+        """A mutant declares no reading: the gate must infer them (and fail to, for a mixed one)."""
+        return Capabilities(name=self.name)
+
+    def open(self, config: Config) -> None:
+        super().open(config)
+        assert self.model is not None
+        self._install(self.model)
+
+
+def mutant(
+    mid: str, description: str, config: Config, scenario: Iterable[Any], install: Install, mixes: Iterable[str] = ()
+) -> Mutant:
+    """Build a :class:`Mutant`; the rule is read from the ID."""
+    match = MUTANT_ID.match(mid)
+    if match is None:
+        raise ValueError(f"bad mutant id {mid!r}")
+    return Mutant(
+        id=mid,
+        rule=match["rule"],
+        description=description,
+        config=config,
+        scenario=tuple(scenario),
+        factory=partial(MutantAdapter, mid, install),
+        mixes=tuple(mixes),
+    )
+
+
+# -- function and module rebinding --------------------------------------------------
+def rebind(fn: Callable[..., Any], **names: Any) -> Callable[..., Any]:
+    """A copy of ``fn`` whose global lookups of ``names`` see the given objects instead."""
+    unknown = [n for n in names if n not in fn.__code__.co_names]
+    if unknown:
+        raise ValueError(f"{fn.__qualname__} does not refer to {unknown}")
+    globals_ = dict(fn.__globals__)
+    globals_.update(names)
+    new = types.FunctionType(fn.__code__, globals_, fn.__name__, fn.__defaults__, fn.__closure__)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__qualname__ = fn.__qualname__
+    return new
+
+
+class Patched:
+    """A stand-in for a module with some attributes replaced (used with :func:`rebind`)."""
+
+    def __init__(self, base: types.ModuleType, **overrides: Any) -> None:
+        missing = [n for n in overrides if not hasattr(base, n)]
+        if missing:
+            raise ValueError(f"{base.__name__} has no {missing}")
+        self._base = base
+        self.__dict__.update(overrides)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+
+def force_evolve(record: Any, changes: Mapping[str, Any]) -> Any:
+    """``attrs.evolve`` without validation: what an implementation that skips a check stores."""
+    new = copy.copy(record)
+    for key, value in changes.items():
+        object.__setattr__(new, key, value)
+    return new
+
+
+# -- installers ----------------------------------------------------------------------
+def chain(*installs: Install) -> Install:
+    """Apply several installers in order."""
+
+    def install(model: Model) -> None:
+        for one in installs:
+            one(model)
+
+    return install
+
+
+def wrap(op_type: type, make: Callable[[Handler], Handler]) -> Install:
+    """Replace the handler of ``op_type`` by ``make(original_handler)``."""
+
+    def install(model: Model) -> None:
+        model._dispatch[op_type] = make(model._dispatch[op_type])
+
+    return install
+
+
+def rebound(op_type: type, **names: Any) -> Install:
+    """Run the model's own handler of ``op_type`` with some global names replaced (:func:`rebind`)."""
+    return wrap(op_type, lambda original: rebind(original, **names))
+
+
+def post(op_type: type, fn: Callable[[Model, Any, Outcome], Outcome]) -> Install:
+    """Post-process the outcomes of ``op_type``: ``fn(model, op, outcome) -> outcome``."""
+
+    def make(original: Handler) -> Handler:
+        def handler(model: Model, op: Any) -> Outcome:
+            return fn(model, op, original(model, op))
+
+        return handler
+
+    return wrap(op_type, make)
+
+
+def pre(op_type: type, fn: Callable[[Model, Any], Outcome | None]) -> Install:
+    """Answer ``op_type`` with ``fn(model, op)`` when it returns an outcome, else as the model does."""
+
+    def make(original: Handler) -> Handler:
+        def handler(model: Model, op: Any) -> Outcome:
+            out = fn(model, op)
+            return original(model, op) if out is None else out
+
+        return handler
+
+    return wrap(op_type, make)
+
+
+def setup(fn: Callable[[Model], None]) -> Install:
+    """An installer that patches the model instance directly (attributes, state)."""
+    return fn
+
+
+def state(model: Model, key: str) -> dict[Any, Any]:
+    """Private per-model state of a fault (kept on the model instance, so it dies with it)."""
+    store = model.__dict__.setdefault("_mutant_state", {})
+    return store.setdefault(key, {})
+
+
+def evolve(out: Outcome, **changes: Any) -> Outcome:
+    """A changed copy of an outcome (outcomes are values: never mutate one)."""
+    return attrs.evolve(out, **changes)
+
+
+def lenient(
+    op_type: type,
+    rule: str,
+    apply: Callable[[Model, Any], None] | None = None,
+    when: Callable[[Model, Any], bool] | None = None,
+) -> Install:
+    """Skip the validation of ``rule``: a command the model rejects as INVALID under
+    ``rule`` (and, if given, where ``when(model, op)`` holds, checked before the
+    command runs) is answered ok and, with ``apply``, carried out unchecked."""
+
+    def make(original: Handler) -> Handler:
+        def handler(model: Model, op: Any) -> Outcome:
+            applies = when is None or when(model, op)
+            return fn(model, op, original(model, op)) if applies else original(model, op)
+
+        return handler
+
+    def fn(model: Model, op: Any, out: Outcome) -> Outcome:
+        if out.ok or out.reason != CMD_INVALID or rule not in out.rules:
+            return out
+        if apply is not None:
+            apply(model, op)
+        return Outcome(out.kind)
+
+    return wrap(op_type, make)
+
+
+def apply_structure_changes(model: Model, op: Any) -> None:
+    """ALTER CFSTRUCT carried out without validation."""
+    s = model.structures[op.name]
+    s.defn = force_evolve(s.defn, dict(op.changes))
+
+
+def apply_queue_changes(model: Model, op: Any) -> None:
+    """ALTER QLOCAL carried out without validation."""
+    q = model.queues[op.name]
+    q.defn = force_evolve(q.defn, dict(op.changes))
+
+
+def as_structure_def(value: StructureDef | dict[str, Any]) -> StructureDef:
+    """The definition an unchecking implementation stores, raw records included."""
+    return force_evolve(StructureDef("X"), value) if isinstance(value, dict) else value
+
+
+def define_structure_unchecked(model: Model, op: Any) -> None:
+    """DEFINE CFSTRUCT carried out without validation (replacing any structure of that name)."""
+    sd = as_structure_def(op.structure)
+    model.structures[sd.name] = Structure(sd, model.acct)
+
+
+def define_queue_unchecked(model: Model, op: Any) -> None:
+    """DEFINE QLOCAL carried out without validation (replacing any queue of that name)."""
+    qd = force_evolve(QueueDef("X"), op.queue) if isinstance(op.queue, dict) else op.queue
+    model.queues[qd.name] = Queue(qd)

@@ -1,0 +1,171 @@
+"""Configurations, operations and fault pieces shared by the MQ-profile mutant families."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import attrs
+
+from adapters.mutants.kit import Patched, evolve, force_evolve, post, pre, rebind, rebound
+from reference_model import mq, offload
+from reference_model.config import Config, QueueDef, StructureDef
+from reference_model.model import Model
+from reference_model.operations import AlterStructure, Get, Put
+from reference_model.outcomes import CMD_INVALID, Outcome
+from reference_model.state import Structure
+from reference_model.units import KB
+
+RULE_OFF = 64 * KB
+#: OFFLDnTH/OFFLDnSZ with every rule switched off.
+NO_RULES: dict[str, int] = {f"offld{n}sz": RULE_OFF for n in (1, 2, 3)}
+
+
+def sd(name: str = "APP1", *, size: int = 6151, ratio: int = 1, cflevel: int = 5, **fields: Any) -> StructureDef:
+    """A small application structure (6151 KB, ratio 1: 10 entries and 10 elements), no FULLTHRESHOLD."""
+    fields.setdefault("fullthreshold", 0)
+    return StructureDef(name, size_kb=size, ratio=ratio, cflevel=cflevel, **fields)
+
+
+def rules(*pairs: tuple[int, int] | None) -> dict[str, int]:
+    """OFFLDnTH/OFFLDnSZ fields: one ``(th, sz)`` or ``None`` (switched off) per rule."""
+    out: dict[str, int] = dict(NO_RULES)
+    for n, pair in enumerate(pairs, 1):
+        if pair is not None:
+            out[f"offld{n}th"], out[f"offld{n}sz"] = pair
+    return out
+
+
+def mq_config(
+    *structures: StructureDef, queues: Iterable[QueueDef] | None = None, qmgrs: tuple[str, ...] = ("QM01",), **kw: Any
+) -> Config:
+    """An MQ group; by default queue ``Q1`` on the first structure (``Qn`` on the n-th)."""
+    structures = structures or (sd(),)
+    if queues is None:
+        queues = [QueueDef(f"Q{i}", cfstruct=s.name) for i, s in enumerate(structures, 1)]
+    return Config(profile="mq", qmgrs=qmgrs, structures=tuple(structures), queues=tuple(queues), **kw)
+
+
+def qd(name: str = "Q1", cfstruct: str | None = "APP1", **fields: Any) -> QueueDef:
+    return QueueDef(name, cfstruct=cfstruct, **fields)
+
+
+def put(length: int = 0, queue: str = "Q1", qmgr: str = "QM01", **kw: Any) -> Put:
+    return Put(qmgr, queue, length, **kw)
+
+
+def get(queue: str = "Q1", qmgr: str = "QM01", **kw: Any) -> Get:
+    return Get(qmgr, queue, **kw)
+
+
+def structure_of(model: Model, queue: str) -> Structure | None:
+    name = model.queues[queue].defn.cfstruct
+    return None if name is None else model.structures[name]
+
+
+# -- offload decisions -------------------------------------------------------------------
+def _pairs(sd: StructureDef) -> list[tuple[int, int]]:
+    return [(sd.offld1th, sd.offld1sz), (sd.offld2th, sd.offld2sz), (sd.offld3th, sd.offld3sz)]
+
+
+def decide_variant(
+    *,
+    boundary: Callable[[Model, StructureDef], int] | None = None,
+    rules_level: int = 5,
+    rules_when: Callable[[StructureDef], bool] | None = None,
+    pairs: Callable[[StructureDef], list[tuple[int, int]]] = _pairs,
+    off: Callable[[int], bool] = lambda sz: sz >= RULE_OFF,
+    usage: Callable[[Model, Structure, int], float] | None = None,
+    hit: Callable[[int, float, int, int, int, bool], bool] | None = None,
+    combine: Callable[[list[bool]], bool] = any,
+) -> Callable[..., tuple[bool, tuple[str, ...]]]:
+    """:func:`reference_model.offload.decide` with one decision changed.
+
+    ``hit(rule_number, usage, th, length, sz, strict)`` decides one rule;
+    ``usage(model, s, rule_number)`` is the usage it compares.
+    """
+
+    def decide(model: Model, s: Structure, length: int) -> tuple[bool, tuple[str, ...]]:
+        d = s.defn
+        if d.cflevel < 4:
+            return False, ()
+        limit = boundary(model, d) if boundary else offload.forced_boundary(model.readings.forced_offload_boundary)
+        if length > limit:
+            return True, ("OFFLOAD-004",)
+        if d.cflevel < rules_level or (rules_when is not None and not rules_when(d)):
+            return False, ("OFFLOAD-004",)
+        strict = model.readings.offload_compare == "strict"
+        results = []
+        for n, (th, sz) in enumerate(pairs(d), 1):
+            if off(sz):
+                continue
+            u = usage(model, s, n) if usage else model.usage(s, model.readings.offload_usage_metric)
+            if hit is not None:
+                results.append(hit(n, u, th, length, sz, strict))
+            else:
+                results.append((u > th and length > sz) if strict else (u >= th and length >= sz))
+        return bool(results) and combine(results), ("OFFLOAD-002",)
+
+    return decide
+
+
+def deciding(**kwargs: Any) -> Callable[[Model], None]:
+    """Install a :func:`decide_variant` into MQPUT."""
+    return rebound(Put, offload=Patched(offload, decide=decide_variant(**kwargs)))
+
+
+def alter(**changes: Any) -> AlterStructure:
+    """ALTER CFSTRUCT(APP1) with ``changes``."""
+    return AlterStructure("APP1", changes)
+
+
+def put_reason(rule: str, reason: int, when: Any = None) -> Any:
+    """Post-process puts decided by ``rule``: report ``reason`` instead (where ``when(model, op)``)."""
+
+    def fn(model: Model, op: Put, out: Outcome) -> Outcome:
+        if not out.ok and rule in out.rules and (when is None or when(model, op)):
+            return evolve(out, reason=reason)
+        return out
+
+    return post(Put, fn)
+
+
+def reject_alter(test: Any, rule: str) -> Any:
+    """ALTER CFSTRUCT refused as INVALID under ``rule`` where ``test(changes)`` holds."""
+
+    def fn(model: Model, op: AlterStructure) -> Outcome | None:
+        return Outcome("alter_structure", False, CMD_INVALID, (rule,)) if test(dict(op.changes)) else None
+
+    return pre(AlterStructure, fn)
+
+
+# -- put refusals ------------------------------------------------------------------------
+def refusing(variant: Callable[..., Outcome | None]) -> Callable[[Model], None]:
+    """Install another ``_put_refusal(model, op, q, s)`` into MQPUT."""
+    return rebound(Put, _put_refusal=variant)
+
+
+def refusal_with(**names: Any) -> Callable[..., Outcome | None]:
+    """The model's ``_put_refusal`` with some of its global names (constants) replaced."""
+    return rebind(mq._put_refusal, **names)
+
+
+def as_nonpersistent(when: Callable[[Structure], bool]) -> Callable[..., Outcome | None]:
+    """A ``_put_refusal`` that skips the persistence checks on structures where ``when`` holds."""
+
+    def refusal(model: Model, op: Put, q: Any, s: Structure | None) -> Outcome | None:
+        if op.persistent and s is not None and not s.failed and when(s):
+            op = attrs.evolve(op, persistent=False)
+        return mq._put_refusal(model, op, q, s)
+
+    return refusal
+
+
+def with_defn(target: Any, changes: dict[str, Any], fn: Callable[[], Outcome]) -> Outcome:
+    """Run ``fn`` while ``target.defn`` has ``changes`` (unchecked), then restore it."""
+    saved = target.defn
+    target.defn = force_evolve(saved, changes)
+    try:
+        return fn()
+    finally:
+        target.defn = saved
