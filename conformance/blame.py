@@ -1,8 +1,11 @@
-"""Which rules a divergence breaks: the expected outcome's deciding rules plus those the diff implicates.
+"""Which rules a divergence breaks: the rules that decided the diverging field.
 
-A failure must always name rule IDs (DEVELOPERS.md, principle 6), including when
-the model's outcome was a plain success decided by no particular rule and the
-implementation refused it: then the refusal's reason names the rule.
+For a reason or success mismatch these are the rules behind the two reason
+codes; for any other field, the field's candidate rules that were in play in
+the expected outcome (or, if the model named none of them, the field's main
+rule).  A failure therefore names the rules it is about, not every rule the
+step touched (DEVELOPERS.md, principle 6); the full list stays in the expected
+outcome record.
 """
 
 from __future__ import annotations
@@ -20,44 +23,50 @@ REASON_RULES: dict[object, tuple[str, ...]] = {
     "OUT_OF_RANGE": ("CAPACITY-005", "CAPACITY-006"), "NO_ALTER_PENDING": ("CQS-003",),
 }  # fmt: skip
 
+_QDEPTH_SWITCHES = ("QDEPTH-004", "QDEPTH-005", "QDEPTH-006", "QDEPTH-007", "QDEPTH-008", "QDEPTH-012")
+_USAGE = ("SIZING-005", "OFFLOAD-005", "CAPACITY-010", "CQS-011", "CQS-017", "CQS-019", "CQS-022", "CAPACITY-004")
 
-FIELD_RULES = (
-    ("offloaded", ("OFFLOAD-002", "OFFLOAD-004")),
-    ("tag", ("QUEUE-001",)),
-    ("events", ("QDEPTH-009", "QDEPTH-010", "QDEPTH-011")),
-    ("usage", ("SIZING-005",)),
-    (".qdphiev", ("QDEPTH-004", "QDEPTH-005", "QDEPTH-006")),
-    (".qdploev", ("QDEPTH-004", "QDEPTH-005", "QDEPTH-006")),
-    (".qdpmaxev", ("QDEPTH-004", "QDEPTH-005", "QDEPTH-006")),
-    (".depth", ("QUEUE-004",)),
-    (".overflow", ("CQS-011", "CQS-013")),
-    (".staging_depth", ("CQS-017",)),
+#: (fragment of the field path, candidate rules, most specific first).
+FIELD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("offloaded", ("OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-003", "OFFLOAD-012", "CFLEVEL-006")),
+    ("tag", ("QUEUE-001", "QUEUE-002", "QUEUE-003", "RECOVERY-003", "RECOVERY-004", "RECOVERY-008")),
+    ("events", ("QDEPTH-001", "QDEPTH-002", "QDEPTH-003", "QDEPTH-009", "QDEPTH-010", "QDEPTH-011",
+                "QDEPTH-008", "QDEPTH-016", "QDEPTH-013")),
+    (".qdphiev", _QDEPTH_SWITCHES), (".qdploev", _QDEPTH_SWITCHES), (".qdpmaxev", _QDEPTH_SWITCHES),
+    (".overflow_queues", ("CQS-006", "CQS-007", "CQS-009", "CQS-010", "CQS-013", "CQS-018")),
+    (".overflow_mode", ("CQS-005", "CQS-004", "CQS-014", "CQS-015")),
+    (".overflow", ("CQS-011", "CQS-012", "CQS-013", "CQS-014", "CQS-015")),
+    (".alter_pending", ("CQS-003", "CQS-004", "CQS-020")),
+    (".staging_depth", ("CQS-017", "CQS-019", "CQS-021")),
     (".full_warning", ("CAPACITY-002", "CAPACITY-003")),
-    (".status", ("RECOVERY-002",)),
-    (".size_kb", ("CAPACITY-004",)),
-    ("elements", ("SIZING-005",)),
-    ("entries", ("SIZING-005",)),
-    (".active", ("QUEUE-005",)),
-    (".perfmev", ("QDEPTH-007",)),
-)
+    (".status", ("RECOVERY-002", "RECOVERY-003", "RECOVERY-005")),
+    (".size_kb", ("CAPACITY-004", "CAPACITY-005", "CAPACITY-006", "CQS-004")),
+    (".depth", ("QUEUE-004", "QUEUE-002", "QUEUE-003", "RECOVERY-003", "RECOVERY-004", "RECOVERY-005",
+                "CQS-017")),
+    (".active", ("QUEUE-005",)), (".perfmev", ("QDEPTH-007", "QDEPTH-008")), (".clock", ("CQS-013",)),
+    ("usage", _USAGE), ("elements", _USAGE), ("entries", _USAGE),
+)  # fmt: skip
+
+
+def _in_play(candidates: tuple[str, ...], expected: Outcome) -> tuple[str, ...]:
+    return tuple(r for r in candidates if r in expected.rules) or candidates[:1]
 
 
 def blame(expected: Outcome, observed: Outcome, diff: FieldDiff | None) -> tuple[str, ...]:
     """Rule IDs for a divergence, most specific first, without duplicates."""
-    found: list[str] = []
-    if diff is not None:
-        if diff.field in ("ok", "reason"):
-            found += REASON_RULES.get(observed.reason, ())
-        elif diff.field == "signals":
-            names = {s.split(" ", 1)[0] for s in (*diff.expected, *diff.observed)}
-            for name in sorted(names):
-                found += SIGNAL_RULES.get(name, ())
-        else:
-            for fragment, rules in FIELD_RULES:
-                if fragment in diff.field:
-                    found += rules
-                    break
-    found += expected.rules
-    if diff is not None and diff.field in ("ok", "reason"):
-        found += REASON_RULES.get(expected.reason, ())
-    return tuple(dict.fromkeys(found)) or ("QUEUE-004",)
+    found: tuple[str, ...] = ()
+    field = diff.field if diff is not None else "ok"
+    if field in ("ok", "reason"):
+        found = REASON_RULES.get(observed.reason, ()) + REASON_RULES.get(expected.reason, ())
+        if not found or expected.reason == "INVALID":
+            found = expected.rules + found
+    elif field == "signals":
+        names = sorted({s.split(" ", 1)[0] for s in set(diff.expected) ^ set(diff.observed)})  # type: ignore[union-attr]
+        found = tuple(r for name in names for r in SIGNAL_RULES.get(name, ()))
+        found = found or _in_play(("CQS-014", "CQS-015"), expected)
+    else:
+        for fragment, candidates in FIELD_RULES:
+            if fragment in field:
+                found = _in_play(candidates, expected)
+                break
+    return tuple(dict.fromkeys(found)) or expected.rules[:1] or ("QUEUE-004",)

@@ -58,13 +58,15 @@ def _pct(used: int, total: int) -> float:
 
 
 def usage_diff(field: str, expected: tuple | list, observed: tuple | list | None) -> FieldDiff | None:
-    """Entries in use must be equal; element usage within the tolerance (SIZING-005)."""
+    """Entries in use must be equal; entry and element usage (percent) within the tolerance (SIZING-005)."""
     if observed is None or len(observed) != 4:
         return FieldDiff(field, list(expected), observed)
     eu, et, lu, lt = expected
     oeu, oet, olu, olt = observed
     if eu != oeu:
         return FieldDiff(f"{field}.entries_used", eu, oeu)
+    if abs(_pct(eu, et) - _pct(oeu, oet)) > USAGE_TOLERANCE_POINTS:
+        return FieldDiff(f"{field}.entries_pct", round(_pct(eu, et), 2), round(_pct(oeu, oet), 2))
     if abs(_pct(lu, lt) - _pct(olu, olt)) > USAGE_TOLERANCE_POINTS:
         return FieldDiff(f"{field}.elements_pct", round(_pct(lu, lt), 2), round(_pct(olu, olt), 2))
     return None
@@ -74,8 +76,9 @@ def _event_key(e: EventMessage) -> tuple:
     return (e.qmgr, e.kind, e.queue, e.enq, e.deq)
 
 
-def events_diff(expected: tuple[EventMessage, ...], observed: tuple[EventMessage, ...],
-                correl: CorrelMap) -> FieldDiff | None:
+def events_diff(
+    expected: tuple[EventMessage, ...], observed: tuple[EventMessage, ...], correl: CorrelMap
+) -> FieldDiff | None:
     """Same messages (any order), and CorrelIds shared within a set and new for each set."""
     exp = sorted(expected, key=_event_key)
     obs = sorted(observed, key=_event_key)
@@ -114,8 +117,9 @@ def projection_diff(expected: Mapping, observed: Any, path: str = "value") -> Fi
     return None
 
 
-def compare(expected: Outcome, observed: Outcome, observes: tuple[str, ...], reason_codes: str,
-            correl: CorrelMap) -> FieldDiff | None:
+def compare(
+    expected: Outcome, observed: Outcome, observes: tuple[str, ...], reason_codes: str, correl: CorrelMap
+) -> FieldDiff | None:
     """The first differing field, or ``None`` when ``observed`` conforms to ``expected``."""
     if expected.ok != observed.ok:
         return FieldDiff("ok", expected.ok, observed.ok)

@@ -46,8 +46,16 @@ def kill(mutant: Any, *, hypothesis_profile: str = "ci", seed: int | None = None
         if failure is not None and failure.verdict != "pass":
             rules = failure.divergence.rules if failure.divergence else ()
             field = failure.divergence.field if failure.divergence else "adapter"
-            return Kill(mutant.id, mutant.rule, True, round(seconds, 3), len(failure.ops), len(mutant.scenario),
-                        mutant.rule in rules, field)
+            return Kill(
+                mutant.id,
+                mutant.rule,
+                True,
+                round(seconds, 3),
+                len(failure.ops),
+                len(mutant.scenario),
+                mutant.rule in rules,
+                field,
+            )
     return Kill(mutant.id, mutant.rule, False, round(seconds, 3), None, len(mutant.scenario), False, None)
 
 

@@ -25,6 +25,13 @@ def _key(result: TraceResult) -> str | None:
     return None
 
 
+def _kept(result: TraceResult) -> int:
+    """How many leading operations matter: up to the divergence, or up to and including the faulting one."""
+    if result.divergence is None and result.fault is not None and result.fault.step is not None:
+        return result.fault.step + 1
+    return result.steps_checked
+
+
 def minimise(adapter_factory: Callable[[], Adapter], config: Config, ops: Sequence[Any], *,
              max_runs: int = 2000) -> TraceResult:
     """The shortest failing trace found (ddmin), replayed once more for its record.
@@ -43,7 +50,7 @@ def minimise(adapter_factory: Callable[[], Adapter], config: Config, ops: Sequen
     target = _key(best)
     if target is None:
         return best
-    current = list(ops[: best.steps_checked])  # nothing after the first failing step matters
+    current = list(ops[: _kept(best)])  # nothing after the first failing step matters
     runs = 1
     granularity = 2
     while len(current) >= 2 and runs < max_runs:
@@ -54,7 +61,7 @@ def minimise(adapter_factory: Callable[[], Adapter], config: Config, ops: Sequen
             result = run(candidate)
             runs += 1
             if _key(result) == target:
-                current, best, reduced = candidate[: result.steps_checked], result, True
+                current, best, reduced = candidate[: _kept(result)], result, True
                 granularity = max(granularity - 1, 2)
                 break
         if not reduced:

@@ -32,12 +32,24 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"kills": [k.to_record() for k in kills], "summary": totals}, indent=2))
     else:
-        rows = [(k.mutant, k.rule, "yes" if k.killed else "NO", f"{k.seconds:.2f}",
-                 k.reproducer_steps if k.reproducer_steps is not None else "-", k.documented_steps,
-                 "yes" if k.rule_named else "no") for k in kills]
-        print(tabulate(rows, headers=("mutant", "rule", "killed", "seconds", "repro steps", "documented",
-                                      "rule named")))
-        print(f"\nmutation score {totals['killed']}/{totals['mutants']} = {totals['score']:.2%}; "
-              f"time to kill median {totals['median_seconds']} s, max {totals['max_seconds']} s; "
-              f"reproducer excess over documented at most {totals['max_excess_steps']} steps")
+        rows = [
+            (
+                k.mutant,
+                k.rule,
+                "yes" if k.killed else "NO",
+                f"{k.seconds:.2f}",
+                k.reproducer_steps if k.reproducer_steps is not None else "-",
+                k.documented_steps,
+                "yes" if k.rule_named else "no",
+            )
+            for k in kills
+        ]
+        print(
+            tabulate(rows, headers=("mutant", "rule", "killed", "seconds", "repro steps", "documented", "rule named"))
+        )
+        print(
+            f"\nmutation score {totals['killed']}/{totals['mutants']} = {totals['score']:.2%}; "
+            f"time to kill median {totals['median_seconds']} s, max {totals['max_seconds']} s; "
+            f"reproducer excess over documented at most {totals['max_excess_steps']} steps"
+        )
     return 0 if totals["killed"] == totals["mutants"] else 1

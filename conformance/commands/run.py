@@ -1,0 +1,162 @@
+"""``cfconform run``: the conformance gate against one implementation, with reports and reproducers.
+
+Examples::
+
+    cfconform run --adapter reference
+    cfconform run --adapter-cmd "node examples/node-adapter/adapter.js" --profile mq --seed 7
+    cfconform run --adapter mypkg.impl:MyAdapter --rules 'OFFLOAD-*' --deviations deviations.toml
+
+Writes to ``--report-dir`` (default ``cfconform-report/``): ``results.jsonl`` (one
+GateResult record appended per run), ``report.md``, ``report.html``, ``junit.xml``
+and, per failure, ``reproducers/<rule>-<hash>.json`` with a standalone
+``reproducers/test_<rule>_<hash>.py``.  Exit codes: 0 conforms, 1 does not,
+2 usage or configuration error, 3 adapter fault.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import random
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from adapters.protocol import AdapterError
+from conformance.results import GateResult
+
+NAME = "run"
+HELP = "run the conformance gate against an implementation; write reports and reproducers"
+EXIT_USAGE, EXIT_ADAPTER = 2, 3
+#: Warnings shown in full in the summary; hollow-pass warnings are counted, a few shown.
+HOLLOW_SHOWN = 5
+
+
+def add_adapter_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--adapter`` / ``--adapter-cmd`` / ``--timeout`` (shared with ``cfconform replay``)."""
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--adapter", metavar="SPEC", help="adapter name, module:attr, wire:COMMAND or mutant:ID")
+    group.add_argument("--adapter-cmd", metavar="CMD", help="an implementation process speaking the wire protocol")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per wire reply (10)")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_adapter_arguments(parser)
+    parser.add_argument("--profile", choices=("mq", "cqs"), action="append", help="profile (repeatable; default all)")
+    parser.add_argument("--hypothesis-profile", choices=("dev", "ci", "nightly"), default="ci")
+    parser.add_argument("--seed", type=int, help="Hypothesis seed (default: a random one, printed)")
+    parser.add_argument("--rules", metavar="PATTERN[,PATTERN]", help="only these rule IDs (shell patterns)")
+    parser.add_argument("--report-dir", default="cfconform-report", metavar="DIR", help="(default cfconform-report)")
+    parser.add_argument("--junit", metavar="FILE", help="JUnit XML file (default DIR/junit.xml)")
+    parser.add_argument("--deviations", metavar="FILE", help="known deviations (TOML; see conformance/deviations.py)")
+
+
+def write_reports(result: GateResult, report_dir: Path, spec: str, junit: Path | None = None) -> GateResult:
+    """Write reproducers, results.jsonl and the reports; returns the result with reproducer paths set."""
+    from conformance.reproducer import render_pytest, transcript_stem, write_transcript
+    from reports.gate_report import render_html, render_junit, render_markdown
+
+    repro_dir = report_dir / "reproducers"
+    failures = []
+    for failure in result.failures:
+        transcript = write_transcript(failure, spec)
+        stem = transcript_stem(transcript)
+        repro_dir.mkdir(parents=True, exist_ok=True)
+        path = repro_dir / f"{stem}.json"
+        path.write_text(json.dumps(transcript, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        test_path = repro_dir / f"test_{stem.replace('-', '_')}.py"
+        test_path.write_text(render_pytest(transcript, spec), encoding="utf-8")
+        failures.append(attrs.evolve(failure, reproducer=str(path.relative_to(report_dir))))
+    result = attrs.evolve(result, failures=tuple(failures))
+    record = result.to_record()
+    report_dir.mkdir(parents=True, exist_ok=True)
+    with (report_dir / "results.jsonl").open("a", encoding="utf-8") as out:
+        out.write(json.dumps(record, sort_keys=True, default=str) + "\n")
+    (report_dir / "report.md").write_text(render_markdown(record), encoding="utf-8")
+    (report_dir / "report.html").write_text(render_html(record), encoding="utf-8")
+    junit = junit or report_dir / "junit.xml"
+    junit.parent.mkdir(parents=True, exist_ok=True)
+    junit.write_text(render_junit(record), encoding="utf-8")
+    return result
+
+
+def summary_lines(record: dict[str, Any], spec: str, report_dir: Path, junit: Path | None) -> list[str]:
+    """The human summary printed by ``cfconform run``."""
+    from reports.gate_report import counts_text, failure_summary, headline, split_warnings
+
+    lines = [
+        f"cfconform run: {spec} ({record['adapter']}), profiles {','.join(record['profiles']) or 'none'}, "
+        f"hypothesis {record['hypothesis_profile']}, seed {record['seed']}",
+        f"  {record['cases']} cases, {record['steps']} steps in {record['seconds']:.1f} s",
+        f"verdicts: {counts_text(record)}",
+    ]
+    failing = [r["rule"] for r in record["rules"] if r["verdict"] == "fail"]
+    if failing:
+        lines.append(f"failing rules: {', '.join(failing)}")
+    for f in record["failures"]:
+        lines.append(("FAULT " if f["kind"] == "fault" else "FAIL ") + failure_summary(f))
+        if f.get("reproducer"):
+            path = report_dir / f["reproducer"]
+            lines.append(f"  transcript: {path}")
+            lines.append(f"  replay: cfconform replay {shlex.quote(str(path))} --adapter {shlex.quote(spec)}")
+            test = path.with_name(f"test_{path.stem.replace('-', '_')}.py")
+            lines.append(f"  pytest: {shlex.quote(sys.executable)} -m pytest {shlex.quote(str(test))}")
+    notes, other = split_warnings(record)
+    hollow = [f"{rule}: {n}" for rule, ns in notes.items() for n in ns if "never" in n]
+    important = other + [f"{rule}: {n}" for rule, ns in notes.items() for n in ns if "never" not in n]
+    for w in important:
+        lines.append(f"warning: {w}")
+    if hollow:
+        lines.append(f"warning: {len(hollow)} hollow passes (claimed rules never exercised or never at a threshold):")
+        lines += [f"  {w}" for w in hollow[:HOLLOW_SHOWN]]
+        if len(hollow) > HOLLOW_SHOWN:
+            lines.append(f"  ... {len(hollow) - HOLLOW_SHOWN} more in {report_dir / 'report.md'}")
+    lines.append(f"reports: {report_dir}/{{report.md,report.html,results.jsonl}}, {junit or report_dir / 'junit.xml'}")
+    lines.append(f"result: {headline(record)}")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    from conformance.deviations import load_deviations
+    from conformance.gate import run_gate
+    from conformance.reproducer import adapter_factory
+    from properties.profiles import PROFILES
+
+    if args.hypothesis_profile not in PROFILES:
+        print(f"cfconform run: unknown Hypothesis profile {args.hypothesis_profile!r}", file=sys.stderr)
+        return EXIT_USAGE
+    deviations = load_deviations(args.deviations) if args.deviations else ()
+    factory, spec = adapter_factory(args.adapter, args.adapter_cmd, timeout=args.timeout)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rules = [p.strip() for p in args.rules.split(",") if p.strip()] if args.rules else None
+    started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    try:
+        result = run_gate(
+            factory,
+            profiles=args.profile,
+            hypothesis_profile=args.hypothesis_profile,
+            seed=seed,
+            rules=rules,
+            deviations=deviations,
+            today=dt.date.today(),
+            started=started,
+        )
+    except AdapterError as err:
+        print(f"cfconform run: adapter error before any trace ran: {err}", file=sys.stderr)
+        return EXIT_ADAPTER
+    if not result.profiles:
+        claimed = ",".join(result.capabilities.get("profiles", []))
+        print(
+            f"cfconform run: the adapter claims profiles {claimed or 'none'}, not {','.join(args.profile or [])}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    report_dir = Path(args.report_dir)
+    junit = Path(args.junit) if args.junit else None
+    result = write_reports(result, report_dir, spec, junit)
+    print("\n".join(summary_lines(result.to_record(), spec, report_dir, junit)))
+    return result.exit_code

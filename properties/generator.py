@@ -1,0 +1,145 @@
+"""A fast seeded trace generator for campaigns (Hypothesis is far too slow for millions of traces).
+
+It shares the operation vocabulary and the boundary tables of the Hypothesis
+strategies (:mod:`properties.boundaries`) and does swarm testing: each trace
+enables a random subset of operation kinds.  ``generate(seed, profile, steps)``
+is a pure function of its arguments: the same seed gives the same trace on any
+machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from properties import boundaries as b
+from reference_model import operations as o
+from reference_model.config import Config, QueueDef, StructureDef
+from reference_model.units import SIZE_100MB
+
+QMGRS = ("QM01", "QM02", "QM03")
+
+
+def _pick(rng: random.Random, values: tuple | list) -> Any:
+    return values[rng.randrange(len(values))]
+
+
+def _length(rng: random.Random) -> int:
+    return _pick(rng, b.MQ_LENGTHS) if rng.random() < 0.7 else rng.randrange(0, 70_000)
+
+
+def mq_config(rng: random.Random) -> Config:
+    """An mq configuration drawn like :func:`properties.strategies.mq_configs`."""
+    qmgrs = QMGRS[: rng.randint(1, 3)]
+    structures = []
+    for i in range(1, rng.randint(1, 2) + 1):
+        cflevel = rng.randint(1, 5)
+        fields: dict[str, Any] = {
+            "name": f"APP{i}", "cflevel": cflevel, "size_kb": _pick(rng, b.SMALL_STRUCTURE_KB),
+            "ratio": _pick(rng, (1, 2, 4, 6, 12, 60)), "fullthreshold": _pick(rng, (0, 50, 80, 85, 100)),
+            "recover": cflevel >= 3 and rng.random() < 0.5,
+        }  # fmt: skip
+        if cflevel == 5:
+            for n in (1, 2, 3):
+                if rng.random() < 0.5:
+                    fields[f"offld{n}th"] = _pick(rng, b.THRESHOLDS)
+                    fields[f"offld{n}sz"] = _pick(rng, b.OFFLOAD_SIZES)
+        structures.append(StructureDef(**fields))
+    names = [s.name for s in structures]
+    queues = []
+    for i in range(rng.randint(1, 3)):
+        shared = rng.random() < 0.8
+        queues.append(QueueDef(
+            f"Q{i}", cfstruct=_pick(rng, names) if shared else None, qmgr=None if shared else _pick(rng, qmgrs),
+            maxdepth=_pick(rng, b.MAXDEPTHS), qdepthhi=_pick(rng, b.DEPTH_PERCENTS),
+            qdepthlo=_pick(rng, b.DEPTH_PERCENTS), qdphiev=rng.random() < 0.5, qdploev=rng.random() < 0.5,
+            qdpmaxev=rng.random() < 0.5, maxmsgl=_pick(rng, (64 * 1024, 4 * 1024 * 1024, SIZE_100MB)),
+        ))  # fmt: skip
+    disabled = tuple(q for q in qmgrs if rng.random() < 0.3)
+    return Config(profile="mq", qmgrs=qmgrs, structures=tuple(structures), queues=tuple(queues),
+                  perfmev_disabled=disabled)
+
+
+def cqs_config(rng: random.Random) -> Config:
+    """A cqs configuration drawn like :func:`properties.strategies.cqs_configs`."""
+    size = _pick(rng, b.SMALL_STRUCTURE_KB)
+    structure = StructureDef(
+        "PRIM1", size_kb=size, initsize_kb=_pick(rng, [v for v in b.SMALL_STRUCTURE_KB[:2] if v <= size]),
+        ratio=_pick(rng, (1, 4, 8, 16)), fullthreshold=_pick(rng, (0, 80, 85)),
+        ovflwmax=_pick(rng, (None, *b.around(30, 50, 70))), ovflwstr="OVFL1" if rng.random() < 0.5 else None,
+        ovflw_size_kb=_pick(rng, (6200, 6400, 8192)),
+    )  # fmt: skip
+    queues = tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(rng.randint(1, 4)))
+    vetoes = None if rng.random() < 0.5 else tuple(q.name for q in queues if rng.random() < 0.3)
+    return Config(profile="cqs", qmgrs=("IMS1", "IMS2"), structures=(structure,), queues=queues,
+                  lgmsgsz=_pick(rng, (512, 1024, 4096, 30632)), overflow_exit=vetoes)
+
+
+def _mq_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]]:
+    queues = [(q.name, q.qmgr) for q in c.queues]
+    structs = [s.name for s in c.structures]
+
+    def qm() -> str:
+        return _pick(rng, c.qmgrs)
+
+    def put(i: int) -> Any:
+        name, owner = _pick(rng, queues)
+        return o.Put(owner or qm(), name, _length(rng), rng.random() < 0.3, rng.random() < 0.3, i)
+
+    def get(i: int) -> Any:
+        name, owner = _pick(rng, queues)
+        return o.Get(owner or qm(), name, rng.random() < 0.3)
+
+    return {
+        "put": put, "get": get,
+        "commit": lambda i: o.Commit(qm()), "backout": lambda i: o.Backout(qm()),
+        "set_perfmev": lambda i: o.SetPerfmev(qm(), rng.random() < 0.5),
+        "start_stop": lambda i: (o.StartQmgr if rng.random() < 0.6 else o.StopQmgr)(qm()),
+        "backup": lambda i: o.Backup(qm(), _pick(rng, structs)),
+        "fail": lambda i: o.FailStructure(_pick(rng, structs)),
+        "recover": lambda i: o.Recover(_pick(rng, structs), rng.random() < 0.3),
+        "alter_queue": lambda i: o.AlterQueue(_pick(rng, queues)[0], {
+            "qdphiev": rng.random() < 0.5, "qdploev": rng.random() < 0.5, "qdpmaxev": rng.random() < 0.5}),
+        "setxcf_alter": lambda i: _setxcf(rng, c),
+        "inspect": lambda i: o.Inspect(),
+    }  # fmt: skip
+
+
+def _setxcf(rng: random.Random, c: Config) -> Any:
+    s = _pick(rng, c.structures)
+    base = _pick(rng, (s.effective_initsize_kb, s.size_kb))
+    return o.SetxcfAlter(s.name, base + _pick(rng, (-1, 0, 1)))
+
+
+def _cqs_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]]:
+    names = [q.name for q in c.queues]
+    lg = c.lgmsgsz
+
+    def put(i: int) -> Any:
+        length = _pick(rng, (lg - 1, lg, lg + 1, 2 * lg + 1)) if rng.random() < 0.4 else rng.randrange(0, 40_000)
+        return o.Put(_pick(rng, c.qmgrs), _pick(rng, names), length, tag=i)
+
+    return {
+        "put": put, "get": lambda i: o.Get(_pick(rng, c.qmgrs), _pick(rng, names)),
+        "alter_outcome": lambda i: o.AlterOutcome("PRIM1", rng.random() < 0.4, None),
+        "set_overflow_exit": lambda i: o.SetOverflowExit(
+            None if rng.random() < 0.5 else tuple(n for n in names if rng.random() < 0.3)),
+        "advance_clock": lambda i: o.AdvanceClock(_pick(rng, b.CLOCK_STEPS)),
+        "setxcf_alter": lambda i: _setxcf(rng, c), "inspect": lambda i: o.Inspect(),
+    }  # fmt: skip
+
+
+#: Relative weights: puts and gets dominate, as in real workloads.
+WEIGHTS = {"put": 8, "get": 6, "commit": 2, "backout": 1, "alter_outcome": 3, "advance_clock": 2}
+
+
+def generate(seed: int, profile: str, steps: int) -> tuple[Config, list[Any]]:
+    """A configuration and ``steps`` operations, a pure function of ``(seed, profile, steps)``."""
+    rng = random.Random(f"cfconform:{profile}:{seed}")
+    config = mq_config(rng) if profile == "mq" else cqs_config(rng)
+    makers = _mq_makers(rng, config) if profile == "mq" else _cqs_makers(rng, config)
+    kinds = [k for k in makers if k in ("put", "get") or rng.random() < 0.6]  # swarm: drop some kinds
+    weights = [WEIGHTS.get(k, 1) for k in kinds]
+    chosen = rng.choices(kinds, weights, k=steps)
+    return config, [makers[k](i) for i, k in enumerate(chosen)]

@@ -1,0 +1,52 @@
+"""Deliberately faulty in-process adapters for the gate tests (specs ``tests.gate.faulty:NAME``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from adapters.protocol import Capabilities
+from adapters.reference import ReferenceAdapter
+from reference_model.outcomes import Outcome
+from reference_model.readings import Readings
+
+
+class _Faulty(ReferenceAdapter):
+    """The reference model under the class's own name."""
+
+    def __init__(self, readings: Readings | None = None, name: str | None = None) -> None:
+        super().__init__(readings, name=name or type(self).__name__)
+
+
+class DropEvents(_Faulty):
+    """Never issues queue depth event messages (breaks QDEPTH-001, the event trigger, and the message rules)."""
+
+    def apply(self, op: Any) -> Outcome:
+        out = super().apply(op)
+        return attrs.evolve(out, events=()) if out.events else out
+
+
+class FlipOffloaded(_Faulty):
+    """Reports every successful MQ put's ``offloaded`` flag inverted (breaks the OFFLOAD rules)."""
+
+    def apply(self, op: Any) -> Outcome:
+        out = super().apply(op)
+        return attrs.evolve(out, offloaded=not out.offloaded) if out.offloaded is not None else out
+
+
+class Crashes(_Faulty):
+    """Crashes on every operation: the gate must give an adapter-fault verdict (exit 3), not crash itself."""
+
+    def apply(self, op: Any) -> Outcome:
+        raise RuntimeError("implementation crashed")
+
+    def apply_batch(self, ops: Any) -> list[Outcome]:
+        raise RuntimeError("implementation crashed")
+
+
+class MQOnly(_Faulty):
+    """A conforming implementation that claims only the mq profile."""
+
+    def capabilities(self) -> Capabilities:
+        return attrs.evolve(super().capabilities(), profiles=("mq",))
