@@ -14,6 +14,7 @@ This module is data and pure functions only (no I/O), shared by the client
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -137,14 +138,20 @@ def encode(obj: Mapping[str, Any]) -> bytes:
     return (_dumps(obj) + "\n").encode()
 
 
-def error_reply(in_reply_to: int | None, code: int, text: str, *, definite: bool | None = None,
-                detail: Any = None) -> dict[str, Any]:
+def error_reply(
+    in_reply_to: int | None, code: int, text: str, *, definite: bool | None = None, detail: Any = None
+) -> dict[str, Any]:
     """An ``error`` message; ``definite`` defaults to the registry's value for ``code``."""
     if definite is None:
         entry = ERROR_BY_CODE.get(code)
         definite = entry.definite if entry else False
-    msg: dict[str, Any] = {"type": "error", "in_reply_to": in_reply_to, "code": code, "text": text,
-                           "definite": definite}
+    msg: dict[str, Any] = {
+        "type": "error",
+        "in_reply_to": in_reply_to,
+        "code": code,
+        "text": text,
+        "definite": definite,
+    }
     if detail is not None:
         msg["detail"] = detail
     return msg
@@ -156,7 +163,7 @@ def decode_line(line: bytes | str) -> dict[str, Any]:
     Only JSON is parsed: nothing the other side sends is ever evaluated.
     """
     try:
-        msg = json.loads(line)
+        msg = json.loads(line.decode() if type(line) is bytes else line)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolViolation(f"not a JSON line ({exc}): {_preview(line)}") from None
     if not isinstance(msg, dict):
@@ -174,27 +181,32 @@ def _preview(line: bytes | str, limit: int = 120) -> str:
 
 
 # -- operations -----------------------------------------------------------------------------
-def _op_field_names() -> dict[type, tuple[str, ...]]:
-    return {cls: tuple(a.name for a in attrs.fields(cls)) for cls in OPERATION_BY_KIND.values()}
+def _op_encoders() -> dict[type, tuple[str, tuple[str, ...], Any]]:
+    """Per plain operation class: its kind, field names and a C-level getter of their values."""
+    out = {}
+    for cls in OPERATION_BY_KIND.values():
+        names = tuple(a.name for a in attrs.fields(cls))
+        if cls in (DefineStructure, DefineQueue) or len(names) < 2:
+            continue  # nested records, or no/one field: the generic path
+        tupled = any(a.name in ("changes", "vetoes") for a in attrs.fields(cls))
+        if not tupled:
+            out[cls] = (cls.KIND, names, operator.attrgetter(*names))
+    return out
 
 
-_OP_FIELDS = _op_field_names()
+_OP_ENCODERS = _op_encoders()
 
 
 def fast_op_record(op: Any) -> dict[str, Any]:
-    """The record :func:`reference_model.codec.op_to_record` gives, built faster for plain ops."""
-    cls = type(op)
-    names = _OP_FIELDS.get(cls)
-    if names is None or cls is DefineStructure or cls is DefineQueue:
+    """The record :func:`reference_model.codec.op_to_record` gives (faster for plain kinds)."""
+    spec = _OP_ENCODERS.get(type(op))
+    if spec is None:
         from reference_model.codec import op_to_record
 
         return op_to_record(op)
-    out: dict[str, Any] = {"op": cls.KIND}
-    for name in names:
-        value = getattr(op, name)
-        if type(value) is tuple:
-            value = dict(value) if name == "changes" else list(value)
-        out[name] = value
+    kind, names, values = spec
+    out = {"op": kind}
+    out.update(zip(names, values(op), strict=True))
     return out
 
 
@@ -217,10 +229,6 @@ def decode_op(record: Any) -> Any:
 
 
 # -- outcomes -------------------------------------------------------------------------------
-_OUTCOME_KEYS = frozenset(a.name for a in attrs.fields(Outcome))
-_EVENT_KEYS = frozenset(a.name for a in attrs.fields(EventMessage))
-
-
 def decode_outcome(record: Any) -> Outcome:
     """An :class:`Outcome` from its record, with cheap structural checks (hot path).
 
@@ -229,27 +237,32 @@ def decode_outcome(record: Any) -> Outcome:
     """
     if type(record) is not dict:
         raise ProtocolViolation(f"outcome is not an object: {record!r:.120}")
-    if not _OUTCOME_KEYS.issuperset(record):
-        extra = sorted(set(record) - _OUTCOME_KEYS)
-        raise ProtocolViolation(f"outcome has unknown field(s) {extra}")
-    get = record.get
-    kind, ok = get("kind"), get("ok")
-    if type(kind) is not str or type(ok) is not bool:
-        raise ProtocolViolation(f"outcome needs a string 'kind' and a boolean 'ok': {record!r:.160}")
-    events: tuple[EventMessage, ...] = ()
-    raw = get("events")
-    if raw:
-        try:
-            events = tuple(EventMessage(**e) for e in raw)
-        except TypeError as exc:
-            raise ProtocolViolation(f"outcome events malformed ({exc}): {raw!r:.160}") from None
-    rules, signals, usage = get("rules"), get("signals"), get("usage")
     try:
-        return Outcome(kind, ok, get("reason"), tuple(rules) if rules else (), get("offloaded"), get("tag"),
-                       events, tuple(signals) if signals else (), tuple(usage) if usage is not None else None,
-                       get("value"))
+        o = Outcome(**record)
     except TypeError as exc:
         raise ProtocolViolation(f"outcome malformed ({exc}): {record!r:.160}") from None
+    if type(o.kind) is not str or type(o.ok) is not bool:
+        raise ProtocolViolation(f"outcome needs a string 'kind' and a boolean 'ok': {record!r:.160}")
+    if o.rules:
+        o.rules = _tuple_of_str(o.rules, "rules")
+    if o.events:
+        try:
+            o.events = tuple(EventMessage(**e) for e in o.events)
+        except TypeError as exc:
+            raise ProtocolViolation(f"outcome events malformed ({exc}): {o.events!r:.160}") from None
+    if o.signals:
+        o.signals = _tuple_of_str(o.signals, "signals")
+    if o.usage is not None:
+        if type(o.usage) is not list or len(o.usage) != 4:
+            raise ProtocolViolation(f"outcome usage must be a list of 4 integers: {o.usage!r:.80}")
+        o.usage = tuple(o.usage)
+    return o
+
+
+def _tuple_of_str(value: Any, name: str) -> tuple[str, ...]:
+    if type(value) is not list:
+        raise ProtocolViolation(f"outcome {name} must be a list of strings: {value!r:.80}")
+    return tuple(value)
 
 
 # -- capabilities ---------------------------------------------------------------------------
@@ -280,16 +293,15 @@ def capabilities_from_record(record: Any) -> Capabilities:
         for key, value in readings.items():
             amb = AMBIGUITIES.get(key)
             if amb is None:
-                raise ProtocolViolation(f"capabilities.readings.{key}: unknown ambiguity; "
-                                        f"known {sorted(AMBIGUITIES)}")
+                raise ProtocolViolation(f"capabilities.readings.{key}: unknown ambiguity; known {sorted(AMBIGUITIES)}")
             if value != "unknown" and value not in amb.readings:
-                raise ProtocolViolation(f"capabilities.readings.{key}={value!r}: allowed "
-                                        f"{[*amb.readings, 'unknown']}")
+                raise ProtocolViolation(f"capabilities.readings.{key}={value!r}: allowed {[*amb.readings, 'unknown']}")
         data["readings"] = dict(readings)
     if "reason_codes" in record:
         if record["reason_codes"] not in REASON_FIDELITY:
-            raise ProtocolViolation(f"capabilities.reason_codes={record['reason_codes']!r}: "
-                                    f"allowed {list(REASON_FIDELITY)}")
+            raise ProtocolViolation(
+                f"capabilities.reason_codes={record['reason_codes']!r}: allowed {list(REASON_FIDELITY)}"
+            )
         data["reason_codes"] = record["reason_codes"]
     if "protocol_version" in record:
         data["protocol_version"] = record["protocol_version"]

@@ -1,0 +1,824 @@
+"""The suite's side of the wire protocol: an Adapter that drives an implementation process.
+
+:class:`WireAdapter` spawns the implementation (``subprocess.Popen`` of an
+argument list, never a shell), speaks docs/PROTOCOL.md with it over its
+stdin/stdout, keeps the tail of its stderr for error messages, and turns every
+fault into an :class:`~adapters.protocol.AdapterError` that names the protocol
+step (``init``, ``open``, ``apply``, ``batch``, ``close``) and what happened:
+
+=====================  ==============================================  =========
+fault                  example message                                 definite
+=====================  ==============================================  =========
+process exited         ``apply (msg_id 7): implementation exited ...``  no
+timeout                ``batch (msg_id 9): no reply within 2.0 s ...``  no
+garbage                ``... not a JSON line ...``                      no
+oversized line         ``... reply line longer than 1048576 bytes``     no
+wrong ``in_reply_to``  ``... in_reply_to 3, expected 4``                no
+wrong version          ``init ...: protocol_version '2.0' ...``         yes
+schema-invalid reply   ``... schema-invalid outcome at ok: ...``        no
+unknown message type   ``... unknown message type 'frob'``              no
+error reply            ``open (msg_id 2): error 13 bad-config: ...``    per code
+=====================  ==============================================  =========
+
+Every fault but an ``error`` reply is fatal: the process is killed and the
+adapter is *broken*; the next :meth:`WireAdapter.open` starts a fresh process.
+Child processes never outlive the adapter: :meth:`close` asks politely, then
+terminates and kills the process group after a grace period and reaps it, and a
+``weakref.finalize`` guard (run at interpreter exit too) does the same for an
+adapter that was never closed.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import fcntl
+import gc
+import logging
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from typing import IO, Any, NoReturn
+
+from adapters.protocol import PROTOCOL_VERSION, AdapterError, Capabilities
+from adapters.wire import messages as m
+from adapters.wire import schemas
+from reference_model.codec import config_to_record
+from reference_model.config import Config
+from reference_model.outcomes import Outcome
+
+log = logging.getLogger("cfconform.wire.client")
+
+#: Bytes read from the implementation's stdout per system call (a larger buffer costs a fresh
+#: memory mapping per read).
+READ_CHUNK = 65536
+#: Seconds between the polite and the forceful stages of stopping a process.
+GRACE_SECONDS = 2.0
+#: With ``validate="sample"``: the first apply replies (and the first outcomes of the first batch
+#: reply) are checked against the JSON Schemas; after them, one apply reply in SAMPLE_EVERY and one
+#: outcome of each batch reply are.
+SAMPLE_FIRST = 16
+SAMPLE_EVERY = 97
+
+
+def suite_name() -> str:
+    try:
+        from importlib.metadata import version
+
+        return f"cfconform {version('cfconform')}"
+    except Exception:  # pragma: no cover - not installed
+        return "cfconform"
+
+
+class WireError(AdapterError):
+    """An :class:`AdapterError` raised by the wire client.
+
+    Attributes:
+        step: protocol step (``"init"``, ``"open"``, ``"apply"``, ``"batch"``, ``"close"``) is in
+            :attr:`phase`; :attr:`step` (inherited) is the index of the failing operation within
+            the ``apply_batch`` call, when known.
+        fault: what happened: ``exited``, ``timeout``, ``garbage``, ``oversized``, ``in_reply_to``,
+            ``version``, ``schema``, ``unknown-type``, ``unexpected-type``, ``write``,
+            ``error-reply``, ``too-large``, ``broken``.
+        code: the error code of an ``error`` reply (else ``None``); :attr:`error_name` its name.
+        detail: the error reply's ``detail``, if any.
+        outcomes: for a batch that failed part way, the outcomes of the operations before the
+            failing one (the whole ``apply_batch`` call so far).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        phase: str,
+        fault: str,
+        definite: bool = False,
+        step: int | None = None,
+        code: int | None = None,
+        detail: Any = None,
+        outcomes: list[Outcome] | None = None,
+    ) -> None:
+        super().__init__(message, definite=definite, step=step)
+        self.phase = phase
+        self.fault = fault
+        self.code = code
+        self.error_name = m.ERROR_BY_CODE[code].name if code in m.ERROR_BY_CODE else None
+        self.detail = detail
+        self.outcomes = outcomes or []
+
+
+class ConnectionFault(Exception):
+    """A fatal fault of a :class:`WireConnection` (``fault`` names it); WireAdapter raises it as a WireError."""
+
+    def __init__(self, fault: str, text: str, definite: bool = False) -> None:
+        super().__init__(text)
+        self.fault = fault
+        self.definite = definite
+
+
+def _reap(proc: subprocess.Popen, grace: float) -> None:
+    """Stop ``proc`` and its process group for good; safe to call on a dead process."""
+    if proc.returncode is not None:
+        return
+    for stream in (proc.stdin,):
+        with contextlib.suppress(OSError):
+            if stream is not None:
+                stream.close()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=grace)
+        return
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if proc.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, sig)  # our child leads its own session: its group is ours to stop
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=grace)
+            return
+    proc.wait()  # pragma: no cover - SIGKILL cannot be refused
+
+
+def _close_streams(proc: subprocess.Popen) -> None:
+    """Close the pipes the suite's thread uses (stderr is closed by its reader thread)."""
+    for stream in (proc.stdin, proc.stdout):
+        with contextlib.suppress(OSError):
+            if stream is not None:
+                stream.close()
+
+
+class _StderrTail:
+    """Reads a child's stderr on a daemon thread, keeping the last lines (and teeing to a file)."""
+
+    def __init__(self, stream: IO[bytes], lines: int, path: str | None) -> None:
+        self.lines: collections.deque[str] = collections.deque(maxlen=lines)
+        self.stream = stream
+        self.path = path
+        self.thread = threading.Thread(target=self._run, name="cfconform-wire-stderr", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        sink = open(self.path, "ab") if self.path else None  # noqa: SIM115 - closed below
+        fd = self.stream.fileno()
+        pending = b""
+        try:
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                if sink is not None:
+                    sink.write(chunk)
+                    sink.flush()
+                *lines, pending = (pending + chunk).split(b"\n")
+                pending = pending[-4096:]
+                for raw in lines:
+                    self.lines.append(raw[:2000].decode("utf-8", "replace"))
+            if pending:
+                self.lines.append(pending[:2000].decode("utf-8", "replace"))
+        except (OSError, ValueError):
+            pass
+        finally:
+            if sink is not None:
+                sink.close()
+            with contextlib.suppress(OSError):
+                self.stream.close()  # only this thread reads it, so only it closes it
+
+    def tail(self, n: int = 15, wait: float = 0.0) -> str:
+        if wait:
+            self.thread.join(wait)
+        text = "\n".join(list(self.lines)[-n:])
+        return text[-3000:]
+
+
+class WireConnection:
+    """One implementation process and the framing, pairing and timeouts of the protocol.
+
+    The low-level layer: :meth:`request` sends any message and returns the
+    paired reply (an ``error`` reply included) as a dict, raising
+    :class:`WireError` only for faults.  ``cfconform check-protocol`` uses it to
+    send deliberately invalid requests; :class:`WireAdapter` builds on it.
+    """
+
+    def __init__(
+        self,
+        cmd: Sequence[str],
+        *,
+        max_line_bytes: int = m.MAX_LINE_BYTES,
+        stderr_lines: int = 200,
+        stderr_path: str | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        grace: float = GRACE_SECONDS,
+    ) -> None:
+        if not cmd:
+            raise ValueError("empty implementation command")
+        self.cmd = [str(c) for c in cmd]
+        self.max_line_bytes = max_line_bytes
+        self.peer_max_line_bytes = m.MAX_LINE_BYTES
+        self.grace = grace
+        self._next_id = 0
+        self._buf = bytearray()
+        self.process = subprocess.Popen(
+            self.cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            close_fds=True,
+            start_new_session=True,
+            cwd=cwd,
+            env=env,
+            shell=False,
+        )
+        self._finalizer = weakref.finalize(self, _reap, self.process, grace)
+        self._stdout_fd = self.process.stdout.fileno()  # type: ignore[union-attr]
+        self._stdin_fd = self.process.stdin.fileno()  # type: ignore[union-attr]
+        flags = fcntl.fcntl(self._stdin_fd, fcntl.F_GETFL)
+        fcntl.fcntl(self._stdin_fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._stdout_fd, selectors.EVENT_READ)
+        self._wselector = selectors.DefaultSelector()
+        self._wselector.register(self._stdin_fd, selectors.EVENT_WRITE)
+        self.stderr = _StderrTail(self.process.stderr, stderr_lines, stderr_path)  # type: ignore[arg-type]
+
+    # -- identity and lifecycle -----------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def next_msg_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def kill(self) -> None:
+        """Stop the process at once (SIGKILL to its group) and reap it."""
+        proc = self.process
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        self._release()
+
+    def stop(self, grace: float | None = None) -> int | None:
+        """Close its stdin, wait up to ``grace`` s for it to exit, then terminate/kill; reap it."""
+        _reap(self.process, self.grace if grace is None else grace)
+        self._release()
+        return self.process.returncode
+
+    def wait_exit(self, timeout: float) -> int | None:
+        """The exit code if the process exits within ``timeout`` s, else ``None`` (left running)."""
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def _release(self) -> None:
+        self._finalizer.detach()
+        for sel in (self._selector, self._wselector):
+            with contextlib.suppress(Exception):
+                sel.close()
+        _close_streams(self.process)
+
+    # -- describing faults ----------------------------------------------------------------
+    def exit_description(self) -> str:
+        code = self.process.poll()
+        if code is None:
+            code = self.wait_exit(0.5)
+        if code is None:
+            state = "closed its stdout but is still running"
+        elif code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            state = f"exited on signal {name}"
+        else:
+            state = f"exited with code {code}"
+        tail = self.stderr.tail(wait=0.5)
+        where = f"implementation {shlex.join(self.cmd)!r} {state}"
+        return f"{where}; stderr tail:\n{tail}" if tail else f"{where} (stderr empty)"
+
+    # -- framing --------------------------------------------------------------------------
+    def send_line(self, data: bytes, timeout: float) -> None:
+        """Write one encoded line (newline included) within ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        view = memoryview(data)
+        fd = self._stdin_fd
+        while view:
+            try:
+                n = os.write(fd, view)
+                view = view[n:]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, OSError) as exc:
+                text = f"cannot write the request ({exc}): {self.exit_description()}"
+                raise ConnectionFault("exited", text) from None
+            remaining = deadline - time.monotonic()
+            if (remaining <= 0 or not self._wselector.select(remaining)) and time.monotonic() >= deadline:
+                raise ConnectionFault("timeout", f"the implementation stopped reading its stdin for {timeout:g} s")
+
+    def read_line(self, timeout: float) -> bytes:
+        """The next line of stdout (without its newline) within ``timeout`` s."""
+        buf = self._buf
+        limit = self.max_line_bytes
+        start = 0
+        deadline = None
+        while True:
+            i = buf.find(b"\n", start)
+            if i >= 0:
+                if i > limit:
+                    raise ConnectionFault("oversized", f"reply line longer than the {limit}-byte limit ({i} bytes)")
+                line = bytes(buf[:i])
+                del buf[: i + 1]
+                return line
+            if len(buf) > limit:
+                raise ConnectionFault(
+                    "oversized",
+                    f"reply line longer than the {limit}-byte limit (more than {len(buf)} bytes without a newline)",
+                )
+            start = len(buf)
+            if deadline is None:
+                deadline = time.monotonic() + timeout
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._selector.select(remaining):
+                raise ConnectionFault("timeout", f"no reply within {timeout:g} s")
+            chunk = os.read(self._stdout_fd, READ_CHUNK)
+            if not chunk:
+                raise ConnectionFault("exited", f"no reply: {self.exit_description()}")
+            buf += chunk
+
+    def drain_stdout(self, timeout: float = 1.0) -> bytes:
+        """Whatever is left on stdout (buffered or unread) up to end of file or ``timeout`` s."""
+        out = bytes(self._buf)
+        self._buf.clear()
+        deadline = time.monotonic() + timeout
+        with contextlib.suppress(OSError, ValueError):
+            while (remaining := deadline - time.monotonic()) > 0 and self._selector.select(remaining):
+                chunk = os.read(self._stdout_fd, 65536)
+                if not chunk:
+                    break
+                out += chunk
+        return out
+
+    def receive(self, timeout: float) -> dict[str, Any]:
+        line = self.read_line(timeout)
+        try:
+            return m.decode_line(line)
+        except m.ProtocolViolation as exc:
+            raise ConnectionFault("garbage", f"garbage on stdout: {exc}") from None
+
+    def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send ``msg`` (its ``msg_id`` set if missing) and return the reply paired with it."""
+        if "msg_id" not in msg:
+            msg = {"type": msg["type"], "msg_id": self.next_msg_id(), **msg}
+        self.send_line(m.encode(msg), timeout)
+        return self.expect_reply(msg["msg_id"], timeout)
+
+    def expect_reply(self, msg_id: int, timeout: float) -> dict[str, Any]:
+        reply = self.receive(timeout)
+        kind = reply["type"]
+        if kind not in m.REPLY_TYPES:
+            what = "a request type" if kind in m.REQUEST_TYPES else "an unknown message type"
+            raise ConnectionFault("unknown-type", f"reply of {what} {kind!r:.60}; replies are {list(m.REPLY_TYPES)}")
+        got = reply.get("in_reply_to")
+        if (got != msg_id or type(got) is not int) and not (kind == "error" and got is None):
+            raise ConnectionFault("in_reply_to", f"{kind} with in_reply_to {got!r:.40}, expected {msg_id}")
+        return reply
+
+
+class WireAdapter:
+    """An :class:`~adapters.protocol.Adapter` for an implementation process speaking the wire protocol.
+
+    Args:
+        cmd: the implementation's command, an argument list (a string is split
+            with :func:`shlex.split`; no shell is ever involved).
+        timeout: seconds allowed for each ``open``/``apply``/``batch``/``close`` reply.
+        init_timeout: seconds allowed for the process to start and answer ``init``.
+        max_line_bytes: the longest reply line accepted (and announced in ``init``).
+        batch_size: operations per ``batch`` request (large batches are chunked).
+        validate: ``"sample"`` (default: control messages, single ``apply`` replies and one
+            outcome of each batch reply are checked against the JSON Schemas),
+            ``"all"`` or ``"none"`` (structural checks only). Control replies are always checked
+            unless ``"none"``; single ``apply`` replies are sampled like batch outcomes.
+        stderr_path: append the implementation's stderr to this file (its tail is always
+            kept in memory for error messages).
+        pause_gc: pause Python's cyclic garbage collector during ``apply_batch`` (it
+            would otherwise rescan the growing list of outcomes; twice the throughput).
+        cwd, env: for the process.
+    """
+
+    def __init__(
+        self,
+        cmd: Sequence[str] | str,
+        *,
+        timeout: float = 10.0,
+        init_timeout: float = 20.0,
+        max_line_bytes: int = m.MAX_LINE_BYTES,
+        batch_size: int = m.BATCH_CHUNK,
+        validate: str = "sample",
+        stderr_path: str | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        grace: float = GRACE_SECONDS,
+        pause_gc: bool = True,
+    ) -> None:
+        if isinstance(cmd, str):
+            cmd = shlex.split(cmd)
+        if validate not in ("sample", "all", "none"):
+            raise ValueError(f"validate={validate!r}: one of 'sample', 'all', 'none'")
+        self.cmd = list(cmd)
+        self.timeout = timeout
+        self.init_timeout = init_timeout
+        self.max_line_bytes = max_line_bytes
+        self.batch_size = max(1, batch_size)
+        self.validate = validate
+        self.stderr_path = stderr_path
+        self.cwd = cwd
+        self.env = env
+        self.grace = grace
+        self.pause_gc = pause_gc
+        self.conn: WireConnection | None = None
+        self.process: subprocess.Popen | None = None
+        self.broken: str | None = None
+        self._caps: Capabilities | None = None
+        self._opened = False
+        self._sampled = 0
+        self._applies = 0
+        self._batch_checked = False
+
+    def __repr__(self) -> str:
+        return f"WireAdapter({shlex.join(self.cmd)!r})"
+
+    def __enter__(self) -> WireAdapter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- connection management ------------------------------------------------------------
+    def _start(self) -> WireConnection:
+        phase = "init"
+        try:
+            conn = WireConnection(
+                self.cmd,
+                max_line_bytes=self.max_line_bytes,
+                stderr_path=self.stderr_path,
+                cwd=self.cwd,
+                env=self.env,
+                grace=self.grace,
+            )
+        except OSError as exc:
+            raise WireError(
+                f"wire init: cannot start implementation {shlex.join(self.cmd)!r}: {exc}",
+                phase=phase,
+                fault="exited",
+                definite=True,
+            ) from exc
+        self.conn, self.process, self.broken, self._opened = conn, conn.process, None, False
+        msg_id = conn.next_msg_id()
+        msg = {
+            "type": "init",
+            "msg_id": msg_id,
+            "protocol_version": PROTOCOL_VERSION,
+            "suite": suite_name(),
+            "max_line_bytes": self.max_line_bytes,
+        }
+        reply = self._round_trip(phase, msg, self.init_timeout)
+        if reply["type"] == "error":
+            err = self._error(phase, msg_id, reply)
+            self._fail(
+                phase,
+                msg_id,
+                ConnectionFault("error-reply", str(err).split(": ", 1)[1], definite=True),
+                code=err.code,
+                detail=err.detail,
+            )
+        try:
+            version = reply.get("protocol_version")
+            if reply["type"] == "init_ok" and not _compatible(version):
+                raise ConnectionFault(
+                    "version",
+                    f"init_ok protocol_version {version!r:.40} is not compatible with the suite's {PROTOCOL_VERSION}",
+                    definite=True,
+                )
+            self._check("init_ok", reply)
+            caps = m.capabilities_from_record(reply.get("capabilities"))
+            if not _compatible(caps.protocol_version):
+                raise ConnectionFault(
+                    "version",
+                    f"capabilities.protocol_version {caps.protocol_version!r:.40} is not "
+                    f"compatible with the suite's {PROTOCOL_VERSION}",
+                    definite=True,
+                )
+            peer = reply.get("max_line_bytes")
+            if type(peer) is int and peer >= 1024:
+                conn.peer_max_line_bytes = peer
+        except m.ProtocolViolation as exc:
+            self._fail(phase, msg_id, ConnectionFault("schema", str(exc)))
+        except ConnectionFault as fault:
+            self._fail(phase, msg_id, fault)
+        self._caps = caps
+        return conn
+
+    def _live(self, phase: str) -> WireConnection:
+        if self.broken is not None:
+            raise WireError(
+                f"wire {phase}: the adapter is broken by an earlier fault ({self.broken}); open() starts a new process",
+                phase=phase,
+                fault="broken",
+            )
+        if self.conn is None:
+            return self._start()
+        return self.conn
+
+    def _fail(self, phase: str, msg_id: int | None, fault: ConnectionFault, **kw: Any) -> NoReturn:
+        """Kill the process, mark the adapter broken and raise the fault as a WireError."""
+        where = f"{phase} (msg_id {msg_id})" if msg_id is not None else phase
+        text = f"wire {where}: {fault}"
+        if self.conn is not None:
+            self.conn.kill()
+        self.conn, self._opened = None, False
+        self.broken = text.splitlines()[0][:300]
+        raise WireError(text, phase=phase, fault=fault.fault, definite=fault.definite, **kw) from None
+
+    def _round_trip(self, phase: str, msg: dict[str, Any], timeout: float, **kw: Any) -> dict[str, Any]:
+        conn = self.conn
+        assert conn is not None
+        try:
+            return conn.request(msg, timeout)
+        except ConnectionFault as fault:
+            self._fail(phase, msg["msg_id"], fault, **kw)
+
+    def _check(self, name: str, reply: dict[str, Any]) -> None:
+        if reply["type"] != name:
+            raise ConnectionFault("unexpected-type", f"got {reply['type']!r}, expected {name!r}")
+        if self.validate == "all" or (self.validate == "sample" and self._sample_due(name)):
+            schemas.validate(name, reply)
+
+    def _sample_due(self, name: str) -> bool:
+        """In ``sample`` mode: every control reply, the first apply_ok replies, then one in SAMPLE_EVERY."""
+        if name != "apply_ok":
+            return True
+        self._applies += 1
+        return self._applies <= SAMPLE_FIRST or self._applies % SAMPLE_EVERY == 0
+
+    def _error(self, phase: str, msg_id: int, reply: dict[str, Any], **kw: Any) -> WireError:
+        """A WireError for an ``error`` reply (or a ProtocolViolation-made fault if it is malformed)."""
+        problems = schemas.errors("error", reply) if self.validate != "none" else []
+        code, text = reply.get("code"), reply.get("text")
+        if problems or type(code) is not int or not isinstance(text, str):
+            fault = ConnectionFault("schema", "schema-invalid error reply: " + "; ".join(problems))
+            self._fail(phase, msg_id, fault, **kw)
+        definite = m.is_definite(code, reply.get("definite") is True)  # type: ignore[arg-type]
+        entry = m.ERROR_BY_CODE.get(code)  # type: ignore[arg-type]
+        name = f" {entry.name}" if entry else ""
+        return WireError(
+            f"wire {phase} (msg_id {msg_id}): error {code}{name}: {text}",
+            phase=phase,
+            fault="error-reply",
+            definite=definite,
+            code=code,
+            detail=reply.get("detail"),
+            **kw,
+        )
+
+    # -- the Adapter protocol -------------------------------------------------------------
+    def capabilities(self) -> Capabilities:
+        """Start the process if needed and return what its ``init_ok`` claimed."""
+        if self._caps is None:
+            self._live("init")
+        assert self._caps is not None
+        return self._caps
+
+    def open(self, config: Config) -> None:
+        """Send ``open``; a broken or exited adapter first starts a new process."""
+        if self.broken is not None or (self.conn is not None and not self.conn.alive):
+            if self.conn is not None:
+                self.conn.kill()
+            self.conn, self.broken = None, None
+        conn = self._live("open")
+        phase = "open"
+        msg_id = conn.next_msg_id()
+        self._opened = False
+        reply = self._round_trip(
+            phase, {"type": "open", "msg_id": msg_id, "config": config_to_record(config)}, self.timeout
+        )
+        if reply["type"] == "error":
+            raise self._error(phase, msg_id, reply)
+        try:
+            self._check("open_ok", reply)
+        except (m.ProtocolViolation, ConnectionFault) as exc:
+            self._fail(phase, msg_id, exc if isinstance(exc, ConnectionFault) else ConnectionFault("schema", str(exc)))
+        self._opened = True
+
+    def apply(self, op: Any) -> Outcome:
+        conn = self._live("apply")
+        phase = "apply"
+        msg_id = conn.next_msg_id()
+        record = m.fast_op_record(op)
+        line = f'{{"type":"apply","msg_id":{msg_id},"op":{m.dumps(record)}}}\n'.encode()
+        if len(line) - 1 > conn.peer_max_line_bytes:
+            raise WireError(
+                f"wire apply: the {op.KIND} request ({len(line)} bytes) exceeds the implementation's "
+                f"{conn.peer_max_line_bytes}-byte line limit; not sent",
+                phase=phase,
+                fault="too-large",
+                definite=True,
+                step=0,
+            )
+        try:
+            conn.send_line(line, self.timeout)
+            reply = conn.expect_reply(msg_id, self.timeout)
+        except ConnectionFault as fault:
+            self._fail(phase, msg_id, fault, step=0)
+        if reply["type"] == "error":
+            raise self._error(phase, msg_id, reply, step=0)
+        try:
+            self._check("apply_ok", reply)
+            outcome = m.decode_outcome(reply.get("outcome"))
+            _same_kind(op, outcome, 0)
+        except m.ProtocolViolation as exc:
+            self._fail(phase, msg_id, ConnectionFault("schema", str(exc)), step=0)
+        except ConnectionFault as fault:
+            self._fail(phase, msg_id, fault, step=0)
+        return outcome
+
+    def apply_batch(self, ops: Sequence[Any]) -> list[Outcome]:
+        """Apply ``ops`` in order in as few round trips as the size limits allow.
+
+        Chunks of up to ``batch_size`` operations are sent one at a time; as soon
+        as a reply has been parsed and found complete, the next chunk is sent,
+        and the reply's outcomes are decoded (and the chunk after next encoded)
+        while the implementation works.  If the implementation stops early with
+        an error for an operation, the raised :class:`WireError` has ``step`` =
+        its index in ``ops`` and ``outcomes`` = the outcomes before it.
+        """
+        if not ops:
+            return []
+        if not (self.pause_gc and gc.isenabled()):
+            return self._apply_batch(ops)
+        gc.disable()  # decoding allocates many acyclic objects the caller keeps: collecting them is waste
+        try:
+            return self._apply_batch(ops)
+        finally:
+            gc.enable()
+
+    def _apply_batch(self, ops: Sequence[Any]) -> list[Outcome]:
+        conn = self._live("batch")
+        phase = "batch"
+        outcomes: list[Outcome] = []
+        total = len(ops)
+        pos = 0
+        text, count = self._encode_chunk(ops, 0, conn.peer_max_line_bytes)
+        pending: tuple[list[Any], int] | None = None
+        while pos < total:
+            msg_id = conn.next_msg_id()
+            line = f'{{"type":"batch","msg_id":{msg_id},"ops":{text}}}\n'.encode()
+            try:
+                conn.send_line(line, self.timeout)
+            except ConnectionFault as fault:
+                self._fail(phase, msg_id, fault, step=pos, outcomes=outcomes)
+            after = pos + count
+            if pending is not None:  # overlap: decode the previous reply while this chunk runs
+                self._decode_into(outcomes, pending, ops, phase, msg_id)
+                pending = None
+            upcoming: tuple[str, int] | WireError | None = None
+            if after < total:
+                try:
+                    upcoming = self._encode_chunk(ops, after, conn.peer_max_line_bytes)
+                except WireError as exc:  # raised once this chunk's reply is in (the connection stays in step)
+                    upcoming = exc
+            try:
+                reply = conn.expect_reply(msg_id, self.timeout)
+            except ConnectionFault as fault:
+                self._fail(phase, msg_id, fault, step=pos, outcomes=outcomes)
+            if reply["type"] == "error":
+                raise self._error(phase, msg_id, reply, step=pos, outcomes=outcomes)
+            try:
+                raw, error = self._batch_envelope(reply, count)
+            except m.ProtocolViolation as exc:
+                self._fail(phase, msg_id, ConnectionFault("schema", str(exc)), step=pos, outcomes=outcomes)
+            except ConnectionFault as fault:
+                self._fail(phase, msg_id, fault, step=pos, outcomes=outcomes)
+            if error is None and len(raw) == count:
+                pending = (raw, pos)
+                pos = after
+                if isinstance(upcoming, WireError):
+                    self._decode_into(outcomes, pending, ops, phase, msg_id)
+                    upcoming.outcomes = outcomes
+                    raise upcoming
+                if upcoming is not None:
+                    text, count = upcoming
+                continue
+            self._decode_into(outcomes, (raw, pos), ops, phase, msg_id)
+            pos += len(raw)
+            if error is not None:
+                raise self._error(
+                    phase, msg_id, {"type": "error", "in_reply_to": msg_id, **error}, step=pos, outcomes=outcomes
+                )
+            try:  # only a prefix was applied: send the rest
+                text, count = self._encode_chunk(ops, pos, conn.peer_max_line_bytes)
+            except WireError as exc:
+                exc.outcomes = outcomes
+                raise
+        if pending is not None:
+            self._decode_into(outcomes, pending, ops, phase, None)
+        return outcomes
+
+    def _encode_chunk(self, ops: Sequence[Any], start: int, peer_limit: int) -> tuple[str, int]:
+        """The JSON list of ``ops[start:...]`` (as many as one request may carry) and its length."""
+        budget = peer_limit - 128
+        count = min(len(ops) - start, self.batch_size)
+        record = m.fast_op_record
+        while True:
+            text = m.dumps([record(op) for op in ops[start : start + count]])
+            if len(text) <= budget:
+                return text, count
+            if count == 1:
+                raise WireError(
+                    f"wire batch: op {start} ({ops[start].KIND}, {len(text)} bytes) exceeds the "
+                    f"implementation's {peer_limit}-byte line limit; not sent",
+                    phase="batch",
+                    fault="too-large",
+                    definite=True,
+                    step=start,
+                )
+            count = max(1, min(count // 2, count * budget // len(text)))
+
+    def _batch_envelope(self, reply: dict[str, Any], sent: int) -> tuple[list[Any], dict[str, Any] | None]:
+        """Check a batch reply's envelope (not its outcomes): ``(outcome records, error or None)``."""
+        if reply["type"] != "batch_ok":
+            raise ConnectionFault("unexpected-type", f"got {reply['type']!r}, expected 'batch_ok'")
+        raw = reply.get("outcomes")
+        error = reply.get("error")
+        if type(raw) is not list:
+            raise m.ProtocolViolation("batch_ok without an 'outcomes' list")
+        if len(raw) > sent:
+            raise m.ProtocolViolation(f"batch_ok has {len(raw)} outcomes for {sent} ops")
+        if error is not None and (type(error) is not dict or len(raw) >= sent):
+            raise m.ProtocolViolation("batch_ok 'error' must be an object and leave at least one op unanswered")
+        if error is None and not raw:
+            raise m.ProtocolViolation("batch_ok with no outcomes and no error")
+        if self.validate == "all":
+            schemas.validate("batch_ok", reply)
+        elif self.validate == "sample" and not self._batch_checked:
+            self._batch_checked = True
+            schemas.validate("batch_ok", {**reply, "outcomes": raw[:SAMPLE_FIRST]})
+        return raw, error
+
+    def _decode_into(
+        self,
+        outcomes: list[Outcome],
+        pending: tuple[list[Any], int],
+        ops: Sequence[Any],
+        phase: str,
+        msg_id: int | None,
+    ) -> None:
+        """Decode one reply's outcome records (sampled schema checks) onto ``outcomes``."""
+        raw, pos = pending
+        try:
+            if self.validate == "sample":
+                self._sampled += 1
+                schemas.validate("outcome", raw[self._sampled * 7919 % len(raw)])
+            decode = m.decode_outcome
+            for j, rec in enumerate(raw):
+                o = decode(rec)
+                if o.kind != ops[pos + j].KIND:
+                    _same_kind(ops[pos + j], o, pos + j)
+                outcomes.append(o)
+        except m.ProtocolViolation as exc:
+            self._fail(phase, msg_id, ConnectionFault("schema", str(exc)), step=len(outcomes), outcomes=outcomes)
+
+    def close(self) -> None:
+        """Send ``close``, wait for the process to exit; terminate/kill and reap it otherwise."""
+        conn, self.conn, self._opened = self.conn, None, False
+        if conn is None:
+            return
+        if conn.alive and self.broken is None:
+            msg_id = conn.next_msg_id()
+            try:
+                reply = conn.request({"type": "close", "msg_id": msg_id}, min(self.timeout, 5.0))
+                if reply["type"] != "close_ok":
+                    log.warning("wire close (msg_id %s): got %s, expected close_ok", msg_id, reply["type"])
+            except ConnectionFault as fault:
+                log.warning("wire close (msg_id %s): %s", msg_id, fault)
+        code = conn.stop(self.grace)
+        if code not in (0, None):
+            log.info("implementation %s exited with code %s", shlex.join(self.cmd), code)
+
+
+def _compatible(version: Any) -> bool:
+    return isinstance(version, str) and version.split(".")[0] == PROTOCOL_VERSION.split(".")[0]
+
+
+def _same_kind(op: Any, outcome: Outcome, index: int) -> None:
+    if outcome.kind != op.KIND:
+        raise m.ProtocolViolation(
+            f"outcome {index} has kind {outcome.kind!r} for a {op.KIND!r} operation (replies out of step?)"
+        )

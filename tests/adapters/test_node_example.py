@@ -1,0 +1,75 @@
+"""The Node.js example implementation passes check-protocol and behaves like the model on its families."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+
+from adapters.reference import ReferenceAdapter
+from adapters.wire.client import WireAdapter, WireError
+from conformance.cli import main
+from reference_model import Config, QueueDef, StructureDef
+from reference_model.codec import outcome_to_record
+from reference_model.operations import Backup, Inspect
+from tests.adapters.conftest import NODE_ADAPTER, small_mq_config
+from tests.adapters.test_wire_reference import mixed_mq_ops
+
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+
+def node_cmd() -> list[str]:
+    return [NODE, str(NODE_ADAPTER)]  # type: ignore[list-item]
+
+
+def observable(outcome) -> dict:
+    """What the example reports: everything but the informative rule IDs."""
+    return {k: v for k, v in outcome_to_record(outcome).items() if k != "rules"}
+
+
+def test_node_example_passes_check_protocol(capsys):
+    assert 0 == main(["check-protocol", "--cmd", f"{NODE} {NODE_ADAPTER}", "--timeout", "10"])
+    assert "summary: all" in capsys.readouterr().out
+
+
+def test_node_example_claims_only_what_it_implements():
+    with WireAdapter(node_cmd(), timeout=10) as adapter:
+        caps = adapter.capabilities()
+        assert (("mq",), {"QUEUE", "QDEPTH", "OFFLOAD", "CFLEVEL"}) == (caps.profiles, set(caps.families))
+
+
+def events_config(seed: int) -> Config:
+    rng = random.Random(seed)
+    structures = (
+        StructureDef("APP1", size_kb=rng.choice((7000, 8192)), cflevel=rng.choice((3, 4, 5)), recover=True,
+                     fullthreshold=rng.choice((0, 50, 80))),
+        StructureDef("APP2", size_kb=6400, cflevel=3, ratio=rng.choice((1, 6))),
+    )  # fmt: skip
+    queues = (
+        QueueDef("Q1", cfstruct="APP1", maxdepth=rng.choice((5, 40)), qdphiev=True, qdploev=True, qdpmaxev=True),
+        QueueDef("Q2", cfstruct="APP2", maxdepth=30, qdpmaxev=True, maxmsgl=rng.choice((4096, 4 * 1024 * 1024))),
+        QueueDef("L1", qmgr="QM01", maxdepth=10, qdphiev=True, qdploev=True),
+    )
+    return Config(qmgrs=("QM01", "QM02", "QM03"), structures=structures, queues=queues)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_node_example_matches_the_model_on_queue_operations(seed):
+    config = events_config(seed)
+    ops = mixed_mq_ops(seed, 600)
+    ref = ReferenceAdapter()
+    ref.open(config)
+    with WireAdapter(node_cmd(), timeout=10) as adapter:
+        adapter.open(config)
+        assert [observable(o) for o in ref.apply_batch(ops)] == [observable(o) for o in adapter.apply_batch(ops)]
+
+
+def test_node_example_answers_unimplemented_operations_with_not_supported():
+    with WireAdapter(node_cmd(), timeout=10) as adapter:
+        adapter.open(small_mq_config())
+        with pytest.raises(WireError) as caught:
+            adapter.apply(Backup("QM01", "APP1"))
+        assert (10, True) == (caught.value.code, caught.value.definite)
+        assert "inspect" == adapter.apply(Inspect()).kind
