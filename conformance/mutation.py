@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
+import os
 import statistics
 from collections.abc import Iterable
 from typing import Any
@@ -9,7 +12,8 @@ from typing import Any
 import attrs
 
 from properties.run import run_machine
-from reference_model.rules import RULE_BY_ID
+
+log = logging.getLogger(__name__)
 
 
 @attrs.frozen
@@ -29,38 +33,45 @@ class Kill:
         return attrs.asdict(self)
 
 
-def _profiles(mutant: Any) -> list[str]:
-    """The profile of the mutant's scenario first, then the rule's other profiles."""
-    first = mutant.config.profile
-    rest = [p for p in RULE_BY_ID[mutant.rule].profiles if p != first] if mutant.rule in RULE_BY_ID else []
-    return [first, *rest]
-
-
 def kill(mutant: Any, *, hypothesis_profile: str = "ci", seed: int | None = None) -> Kill:
-    """Run the machines of the mutant's profile(s) until one kills it."""
-    seconds = 0.0
-    for profile in _profiles(mutant):
-        run = run_machine(mutant.factory, profile, hypothesis_profile=hypothesis_profile, seed=seed)
-        seconds += run.seconds
-        failure = run.failure
-        if failure is not None and failure.verdict != "pass":
-            rules = failure.divergence.rules if failure.divergence else ()
-            field = failure.divergence.field if failure.divergence else "adapter"
-            return Kill(
-                mutant.id,
-                mutant.rule,
-                True,
-                round(seconds, 3),
-                len(failure.ops),
-                len(mutant.scenario),
-                mutant.rule in rules,
-                field,
-            )
-    return Kill(mutant.id, mutant.rule, False, round(seconds, 3), None, len(mutant.scenario), False, None)
+    """Run the machine of the mutant's profile (the one its fault is built for) until it kills it."""
+    run = run_machine(mutant.factory, mutant.config.profile, hypothesis_profile=hypothesis_profile, seed=seed)
+    failure = run.failure
+    if failure is not None and failure.verdict != "pass":
+        rules = failure.divergence.rules if failure.divergence else ()
+        field = failure.divergence.field if failure.divergence else "adapter"
+        return Kill(mutant.id, mutant.rule, True, round(run.seconds, 3), len(failure.ops), len(mutant.scenario),
+                    mutant.rule in rules, field)
+    return Kill(mutant.id, mutant.rule, False, round(run.seconds, 3), None, len(mutant.scenario), False, None)
 
 
-def kill_all(mutants: Iterable[Any], **kwargs: Any) -> list[Kill]:
-    return [kill(m, **kwargs) for m in mutants]
+def _kill_by_id(job: tuple[str, str, int | None]) -> Kill:
+    from adapters.mutants import MUTANT_BY_ID
+
+    mutant_id, hypothesis_profile, seed = job
+    return kill(MUTANT_BY_ID[mutant_id], hypothesis_profile=hypothesis_profile, seed=seed)
+
+
+def kill_all(mutants: Iterable[Any], *, hypothesis_profile: str = "ci", seed: int | None = None,
+             processes: int | None = None) -> list[Kill]:
+    """Kill every mutant, in a pool of ``processes`` workers (default: one per core), logging progress."""
+    jobs = [(m.id, hypothesis_profile, seed) for m in mutants]
+    workers = processes or os.cpu_count() or 1
+    kills: list[Kill] = []
+    if workers == 1:
+        results: Iterable[Kill] = map(_kill_by_id, jobs)
+        return _collect(results, len(jobs), kills)
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return _collect(pool.imap(_kill_by_id, jobs), len(jobs), kills)
+
+
+def _collect(results: Iterable[Kill], total: int, kills: list[Kill]) -> list[Kill]:
+    for k in results:
+        kills.append(k)
+        survivors = sum(not x.killed for x in kills)
+        log.info("mutants %d/%d done, %d not killed (last: %s %s in %.1f s)", len(kills), total, survivors,
+                 k.mutant, "killed" if k.killed else "SURVIVED", k.seconds)
+    return kills
 
 
 def summary(kills: list[Kill]) -> dict[str, Any]:

@@ -22,7 +22,13 @@ OFFLOAD_SIZES = (0, 1 * KB, 3 * KB, 4 * KB, 5 * KB, 31 * KB, 32 * KB, 33 * KB, 6
 #: Clock advances for CQS: around the 15-minute scan.
 CLOCK_STEPS = (1, 60, 899, 900, 901, 1800)
 #: Fixed structure overhead of the model's accounting is 6144 KB; sizes just above keep thresholds reachable.
-SMALL_STRUCTURE_KB = (6200, 6300, 6400, 6600, 7000)
+SMALL_STRUCTURE_KB = (6146, 6148, 6151, 6160, 6200, 6300, 6400, 7000)
+#: Entry:element ratios, from entries running out first (1) to elements running out first (90).
+RATIOS = (1, 2, 4, 6, 12, 60, 90)
+#: LGMSGSZ values: multiples of 4 and not (rounded up), and above the 30632 cap (CQS-021).
+LGMSGSZ = (1, 127, 128, 512, 601, 1024, 4095, 4096, 30632, 30633, 40000)
+#: OVFLWMAX values: the default and the ends of the range, and around the usual settings.
+OVFLWMAX = (None, 0, 1, 100, *around(30, 50, 70), 75)
 #: Queue-count boundary (TOPOLOGY-005): filler queues so the 512th and 513th can be defined.
 QUEUE_FILLERS = (0, 510, 511, 512)
 #: MAXDEPTH values: small multiples of 100 would need hundreds of puts, so small values and a multiple of 10.

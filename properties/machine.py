@@ -75,8 +75,8 @@ class _Base(RuleBasedStateMachine):
             caps = self.adapter.capabilities()
             self.checker = Checker(config, caps)
             self.adapter.open(config)
-        except AdapterError as err:
-            self._fail(AdapterFailure(f"open: {err}"))
+        except Exception as err:  # an implementation that cannot even open is a verdict, not our crash
+            self._fail(AdapterFailure(f"open: {type(err).__name__}: {err}"))
 
     @property
     def model(self) -> Model:
@@ -183,13 +183,14 @@ class MQMachine(_Base):
     def alter_queue(self, q: int, hi: bool, lo: bool, full: bool) -> None:
         self._do(o.AlterQueue(self._queue(q), {"qdphiev": hi, "qdploev": lo, "qdpmaxev": full}))
 
-    @rule(s=INDEX, cflevel=st.integers(1, 5), th=st.sampled_from(b.THRESHOLDS))
-    def alter_structure(self, s: int, cflevel: int, th: int) -> None:
-        changes: dict[str, Any] = {"cflevel": cflevel, "offld1th": th}
-        if cflevel < 3:
-            changes["recover"] = False
-        if cflevel < 5:
-            changes["offload"] = None
+    @rule(s=INDEX, changes=st.fixed_dictionaries({}, optional={
+        "cflevel": st.integers(1, 5), "recover": st.booleans(),
+        "offload": st.sampled_from((None, "SMDS", "DB2", "DISK")), "fullthreshold": st.sampled_from((0, 80, 85, 101)),
+        **{f"offld{n}th": st.sampled_from((*b.THRESHOLDS, -1, 101)) for n in (1, 2, 3)},
+        **{f"offld{n}sz": st.sampled_from((*b.OFFLOAD_SIZES, 65536, 65537)) for n in (1, 2, 3)},
+    }))
+    def alter_structure(self, s: int, changes: dict[str, Any]) -> None:
+        """ALTER CFSTRUCT with any subset of keywords, some out of range (OFFLOAD-006/007/011/013, CFLEVEL-009)."""
         self._do(o.AlterStructure(self._structure(s), changes))
 
     @rule(s=INDEX, fields=st.fixed_dictionaries({}, optional={
@@ -246,6 +247,14 @@ class CQSMachine(_Base):
     @rule(seconds=st.sampled_from(b.CLOCK_STEPS))
     def advance_clock(self, seconds: int) -> None:
         self._do(o.AdvanceClock(seconds))
+
+    @rule(fields=st.fixed_dictionaries({}, optional={
+        "resource": st.booleans(), "ovflwmax": st.sampled_from((-1, 0, 70, 100, 101)),
+        "ovflwstr": st.sampled_from(("OVFL2", "PRIM1", "bad")), "size_kb": st.sampled_from((0, 6200)),
+    }))
+    def define_structure(self, fields: dict[str, Any]) -> None:
+        """CQSSGxxx structure definitions, some invalid (CQS-002, CQS-016)."""
+        self._do(o.DefineStructure({"name": f"PRIM{len(self.model.structures) + 1}", **fields}))
 
 
 def machine_for(adapter_factory: Callable[[], Adapter], profile: str) -> type[_Base]:

@@ -36,12 +36,12 @@ def mq_structures(draw: st.DrawFn, name: str) -> StructureDef:
     fields: dict = {
         "name": name, "cflevel": cflevel,
         "size_kb": draw(st.sampled_from(b.SMALL_STRUCTURE_KB)),
-        "ratio": draw(st.sampled_from((1, 2, 4, 6, 12, 60))),
+        "ratio": draw(st.sampled_from(b.RATIOS)),
         "fullthreshold": draw(st.sampled_from((0, 50, 80, 85, 100))),
         "recover": cflevel >= 3 and draw(st.booleans()),
     }  # fmt: skip
     if draw(st.booleans()):
-        fields["initsize_kb"] = fields["size_kb"] - draw(st.sampled_from((0, 50, 100)))
+        fields["initsize_kb"] = fields["size_kb"] - draw(st.sampled_from((0, 1, 2, 50)))
     if cflevel == 5:
         for n in (1, 2, 3):
             if draw(st.booleans()):
@@ -92,17 +92,17 @@ def cqs_configs(draw: st.DrawFn) -> Config:
     size_kb = draw(st.sampled_from(b.SMALL_STRUCTURE_KB))
     structure = StructureDef(
         "PRIM1", size_kb=size_kb,
-        initsize_kb=draw(st.sampled_from([v for v in b.SMALL_STRUCTURE_KB[:2] if v <= size_kb])),
-        ratio=draw(st.sampled_from((1, 4, 8, 16))),
+        initsize_kb=draw(st.sampled_from([v for v in b.SMALL_STRUCTURE_KB if v <= size_kb])),
+        ratio=draw(st.sampled_from(b.RATIOS)),
         fullthreshold=draw(st.sampled_from((0, 80, 85))),
-        ovflwmax=draw(st.one_of(st.none(), st.sampled_from(b.around(30, 50, 70)))),
-        ovflwstr=ovflwstr, ovflw_size_kb=draw(st.sampled_from((6200, 6400, 8192))),
+        ovflwmax=draw(st.sampled_from(b.OVFLWMAX)),
+        ovflwstr=ovflwstr, ovflw_size_kb=draw(st.sampled_from((6146, 6151, 6200, 6400, 8192))),
     )  # fmt: skip
     queues = tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(draw(st.integers(1, 4))))
     vetoes = draw(st.one_of(st.none(), st.lists(st.sampled_from([q.name for q in queues]), unique=True)))
     return Config(
         profile="cqs", qmgrs=("IMS1", "IMS2"), structures=(structure,), queues=queues,
-        lgmsgsz=draw(st.sampled_from((512, 1024, 4096, 30632))),
+        lgmsgsz=draw(st.sampled_from(b.LGMSGSZ)),
         overflow_exit=None if vetoes is None else tuple(vetoes),
     )  # fmt: skip
 
