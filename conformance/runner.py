@@ -11,6 +11,7 @@ from conformance.checker import Checker
 from conformance.trace import AdapterFault, TraceResult, divergence_from
 from reference_model.codec import config_to_record, op_to_record
 from reference_model.config import Config
+from reference_model.errors import ConfigurationError
 from reference_model.outcomes import Outcome
 
 
@@ -52,7 +53,11 @@ def run_trace(adapter: Adapter, config: Config, ops: Sequence[Any], *, caps: Cap
     exercised: Counter[str] = Counter()
     divergence = None
     for index, (op, observed) in enumerate(zip(ops, outcomes, strict=False)):
-        verdict = checker.check(op, observed)
+        try:
+            verdict = checker.check(op, observed)
+        except ConfigurationError as err:  # e.g. a shrunk trace naming a structure it no longer defines
+            return TraceResult(config_to_record(config), records, index, dict(exercised),
+                               checker.readings_followed(), invalid=f"step {index}: {err}")
         exercised.update(verdict.expected.rules)
         if not verdict.ok:
             divergence = divergence_from(verdict, records[index])

@@ -48,9 +48,13 @@ class TraceResult:
     readings: dict[str, list[str]]
     divergence: Divergence | None = None
     fault: AdapterFault | None = None
+    invalid: str | None = None
 
     @property
     def verdict(self) -> str:
+        """``pass``, ``fail``, ``error`` (adapter fault) or ``invalid`` (the trace itself is bad input)."""
+        if self.invalid is not None:
+            return "invalid"
         if self.fault is not None:
             return "error"
         return "fail" if self.divergence is not None else "pass"

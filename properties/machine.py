@@ -120,140 +120,177 @@ class _Base(RuleBasedStateMachine):
         if self.adapter is not None:
             self.adapter.close()
 
-    # -- rules shared by both profiles ----------------------------------------------
-    @rule()
-    def inspect(self) -> None:
+
+MQ_ADMIN = ("inspect", "set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "alter_queue",
+            "alter_structure", "define_queue", "define_structure", "setxcf_alter")
+CQS_ADMIN = ("inspect", "set_overflow_exit", "define_structure", "setxcf_alter")
+ALTER_STRUCTURE_CHANGES = st.fixed_dictionaries({}, optional={
+    "cflevel": st.integers(1, 5), "recover": st.booleans(),
+    "offload": st.sampled_from((None, "SMDS", "DB2", "DISK")), "fullthreshold": st.sampled_from((0, 80, 85, 101)),
+    **{f"offld{n}th": st.sampled_from((*b.THRESHOLDS, -1, 101)) for n in (1, 2, 3)},
+    **{f"offld{n}sz": st.sampled_from((*b.OFFLOAD_SIZES, 65536, 65537)) for n in (1, 2, 3)},
+})  # fmt: skip
+DEFINE_QUEUE_FIELDS = st.fixed_dictionaries({}, optional={
+    "qdepthhi": st.sampled_from((-1, 0, 80, 100, 101)), "maxdepth": st.sampled_from((-1, 0, 5)),
+    "maxmsgl": st.sampled_from((-1, 64 * 1024, 104_857_601)), "name": st.sampled_from(("bad name!", "Q0")),
+})  # fmt: skip
+DEFINE_MQ_STRUCTURE_FIELDS = st.fixed_dictionaries({}, optional={
+    "name": st.sampled_from(("CSQ_ADMIN", "lower", "TOOLONGNAME12X", "9START", "CSQSYSAPPL")),
+    "cflevel": st.integers(0, 6), "recover": st.booleans(), "offload": st.sampled_from(("SMDS", "DB2", "X")),
+    "offld1th": st.sampled_from((-1, 0, 100, 101)), "offld2sz": st.sampled_from((-1, 0, 65536, 65537)),
+    "fullthreshold": st.sampled_from((-1, 0, 85, 101)), "size_kb": st.sampled_from((-1, 0, 6400)),
+    "initsize_kb": st.sampled_from((6300, 7000)),
+})  # fmt: skip
+DEFINE_CQS_STRUCTURE_FIELDS = st.fixed_dictionaries({}, optional={
+    "resource": st.booleans(), "ovflwmax": st.sampled_from((-1, 0, 70, 100, 101)),
+    "ovflwstr": st.sampled_from(("OVFL2", "PRIM1", "bad")), "size_kb": st.sampled_from((0, 6200)),
+})  # fmt: skip
+SETXCF_TARGETS = st.sampled_from(("initsize-1", "initsize", "size-1", "size", "size+1"))
+
+
+class _Profiled(_Base):
+    """Rules shared by both profiles; each test case ends with an ``inspect`` (state-only faults)."""
+
+    ADMIN: tuple[str, ...] = ()
+
+    def teardown(self) -> None:
+        try:
+            if self.checker is not None and self.checker.failed is None and self.recorder.last_failure is None:
+                self._do(o.Inspect())
+        finally:
+            super().teardown()
+
+    @rule(data=st.data())
+    def admin(self, data: st.DataObject) -> None:
+        """The less frequent operations, one rule between them so puts and gets dominate."""
+        kind = data.draw(st.sampled_from(self.ADMIN), label="admin")
+        getattr(self, f"_{kind}")(data)
+
+    def _inspect(self, data: st.DataObject) -> None:
         self._do(o.Inspect())
 
-    @rule(s=INDEX, which=st.sampled_from(("initsize-1", "initsize", "size-1", "size", "size+1")))
-    def setxcf_alter(self, s: int, which: str) -> None:
-        d = self.model.structures[self._structure(s)].defn
+    def _setxcf_alter(self, data: st.DataObject) -> None:
+        d = self.model.structures[self._structure(data.draw(INDEX))].defn
+        which = data.draw(SETXCF_TARGETS)
         base = d.effective_initsize_kb if which.startswith("initsize") else d.size_kb
         self._do(o.SetxcfAlter(d.name, base + (-1 if which.endswith("-1") else 1 if which.endswith("+1") else 0)))
 
 
-class MQMachine(_Base):
+class MQMachine(_Profiled):
     """The mq profile: MQPUT/MQGET, units of work, events, offload, backup and recovery."""
+
+    ADMIN = MQ_ADMIN
 
     @initialize(config=configs("mq"))
     def open(self, config: Config) -> None:
         self._open(config)
 
-    @rule(m=INDEX, q=INDEX, length=lengths(), persistent=st.booleans(), syncpoint=st.booleans())
-    def put(self, m: int, q: int, length: int, persistent: bool, syncpoint: bool) -> None:
+    def _put(self, m: int, q: int, length: int, persistent: bool, syncpoint: bool) -> None:
         queue = self.model.queues[self._queue(q)]
         qmgr = queue.defn.qmgr or self._qmgr(m)
         self._do(o.Put(qmgr, queue.defn.name, length, persistent, syncpoint, len(self.ops)))
+
+    @rule(m=INDEX, q=INDEX, length=lengths(), persistent=st.booleans(), syncpoint=st.booleans())
+    def put(self, m: int, q: int, length: int, persistent: bool, syncpoint: bool) -> None:
+        self._put(m, q, length, persistent, syncpoint)
+
+    @rule(m=INDEX, q=INDEX, length=lengths(), persistent=st.booleans(), syncpoint=st.booleans())
+    def put_more(self, m: int, q: int, length: int, persistent: bool, syncpoint: bool) -> None:
+        """A second put rule: puts are the operation most rules are about."""
+        self._put(m, q, length, persistent, syncpoint)
 
     @rule(m=INDEX, q=INDEX, syncpoint=st.booleans())
     def get(self, m: int, q: int, syncpoint: bool) -> None:
         queue = self.model.queues[self._queue(q)]
         self._do(o.Get(queue.defn.qmgr or self._qmgr(m), queue.defn.name, syncpoint))
 
-    @rule(m=INDEX)
-    def commit(self, m: int) -> None:
-        self._do(o.Commit(self._qmgr(m)))
+    @rule(m=INDEX, commit=st.booleans())
+    def end_unit_of_work(self, m: int, commit: bool) -> None:
+        self._do((o.Commit if commit else o.Backout)(self._qmgr(m)))
 
-    @rule(m=INDEX)
-    def backout(self, m: int) -> None:
-        self._do(o.Backout(self._qmgr(m)))
+    def _set_perfmev(self, data: st.DataObject) -> None:
+        self._do(o.SetPerfmev(self._qmgr(data.draw(INDEX)), data.draw(st.booleans())))
 
-    @rule(m=INDEX, enabled=st.booleans())
-    def set_perfmev(self, m: int, enabled: bool) -> None:
-        self._do(o.SetPerfmev(self._qmgr(m), enabled))
+    def _start_or_stop(self, data: st.DataObject) -> None:
+        name = self._qmgr(data.draw(INDEX))
+        self._do(o.StartQmgr(name) if data.draw(st.booleans()) else o.StopQmgr(name))
 
-    @rule(m=INDEX, start=st.booleans())
-    def start_or_stop(self, m: int, start: bool) -> None:
-        name = self._qmgr(m)
-        self._do(o.StartQmgr(name) if start else o.StopQmgr(name))
+    def _backup(self, data: st.DataObject) -> None:
+        self._do(o.Backup(self._qmgr(data.draw(INDEX)), self._structure(data.draw(INDEX))))
 
-    @rule(m=INDEX, s=INDEX)
-    def backup(self, m: int, s: int) -> None:
-        self._do(o.Backup(self._qmgr(m), self._structure(s)))
+    def _fail_structure(self, data: st.DataObject) -> None:
+        self._do(o.FailStructure(self._structure(data.draw(INDEX))))
 
-    @rule(s=INDEX)
-    def fail_structure(self, s: int) -> None:
-        self._do(o.FailStructure(self._structure(s)))
+    def _recover(self, data: st.DataObject) -> None:
+        self._do(o.Recover(self._structure(data.draw(INDEX)), data.draw(st.booleans())))
 
-    @rule(s=INDEX, purge=st.booleans())
-    def recover(self, s: int, purge: bool) -> None:
-        self._do(o.Recover(self._structure(s), purge))
+    def _alter_queue(self, data: st.DataObject) -> None:
+        flags = {k: data.draw(st.booleans()) for k in ("qdphiev", "qdploev", "qdpmaxev")}
+        self._do(o.AlterQueue(self._queue(data.draw(INDEX)), flags))
 
-    @rule(q=INDEX, hi=st.booleans(), lo=st.booleans(), full=st.booleans())
-    def alter_queue(self, q: int, hi: bool, lo: bool, full: bool) -> None:
-        self._do(o.AlterQueue(self._queue(q), {"qdphiev": hi, "qdploev": lo, "qdpmaxev": full}))
-
-    @rule(s=INDEX, changes=st.fixed_dictionaries({}, optional={
-        "cflevel": st.integers(1, 5), "recover": st.booleans(),
-        "offload": st.sampled_from((None, "SMDS", "DB2", "DISK")), "fullthreshold": st.sampled_from((0, 80, 85, 101)),
-        **{f"offld{n}th": st.sampled_from((*b.THRESHOLDS, -1, 101)) for n in (1, 2, 3)},
-        **{f"offld{n}sz": st.sampled_from((*b.OFFLOAD_SIZES, 65536, 65537)) for n in (1, 2, 3)},
-    }))
-    def alter_structure(self, s: int, changes: dict[str, Any]) -> None:
+    def _alter_structure(self, data: st.DataObject) -> None:
         """ALTER CFSTRUCT with any subset of keywords, some out of range (OFFLOAD-006/007/011/013, CFLEVEL-009)."""
-        self._do(o.AlterStructure(self._structure(s), changes))
+        self._do(o.AlterStructure(self._structure(data.draw(INDEX)), data.draw(ALTER_STRUCTURE_CHANGES)))
 
-    @rule(s=INDEX, fields=st.fixed_dictionaries({}, optional={
-        "qdepthhi": st.sampled_from((-1, 0, 80, 100, 101)), "maxdepth": st.sampled_from((-1, 0, 5)),
-        "maxmsgl": st.sampled_from((-1, 64 * 1024, 104_857_601)), "name": st.sampled_from(("bad name!", "Q0")),
-    }))
-    def define_queue(self, s: int, fields: dict[str, Any]) -> None:
+    def _define_queue(self, data: st.DataObject) -> None:
         """New queues (the 512th and 513th when the configuration is near the limit), some invalid."""
-        record = {"name": f"N{len(self.model.queues)}", "cfstruct": self._structure(s), "maxdepth": 5, **fields}
+        record = {"name": f"N{len(self.model.queues)}", "cfstruct": self._structure(data.draw(INDEX)),
+                  "maxdepth": 5, **data.draw(DEFINE_QUEUE_FIELDS)}
         self._do(o.DefineQueue(record))
 
-    @rule(fields=st.fixed_dictionaries({}, optional={
-        "name": st.sampled_from(("CSQ_ADMIN", "lower", "TOOLONGNAME12X", "9START", "CSQSYSAPPL")),
-        "cflevel": st.integers(0, 6), "recover": st.booleans(), "offload": st.sampled_from(("SMDS", "DB2", "X")),
-        "offld1th": st.sampled_from((-1, 0, 100, 101)), "offld2sz": st.sampled_from((-1, 0, 65536, 65537)),
-        "fullthreshold": st.sampled_from((-1, 0, 85, 101)), "size_kb": st.sampled_from((-1, 0, 6400)),
-        "initsize_kb": st.sampled_from((6300, 7000)),
-    }))
-    def define_structure(self, fields: dict[str, Any]) -> None:
+    def _define_structure(self, data: st.DataObject) -> None:
         """New structures (the 63rd and 64th near the limit), some invalid (CFLEVEL, OFFLOAD, names, ranges)."""
+        fields = data.draw(DEFINE_MQ_STRUCTURE_FIELDS)
         self._do(o.DefineStructure({"name": f"NEW{len(self.model.structures)}", "size_kb": 6400, **fields}))
 
 
-class CQSMachine(_Base):
+class CQSMachine(_Profiled):
     """The cqs profile: CQSPUT/CQSREAD, the alter, overflow mode and the 15-minute scan."""
+
+    ADMIN = CQS_ADMIN
+    CQS_LENGTHS = st.one_of(st.sampled_from((-1, -2, -3, -4)), st.integers(0, 40_000))
 
     @initialize(config=configs("cqs"))
     def open(self, config: Config) -> None:
         self._open(config)
 
-    @rule(m=INDEX, q=INDEX, length=st.one_of(st.sampled_from((-1, -2, -3, -4)), st.integers(0, 40_000)))
-    def put(self, m: int, q: int, length: int) -> None:
+    def _put(self, m: int, q: int, length: int) -> None:
         if length < 0:  # a boundary relative to LGMSGSZ: lg-1, lg, lg+1, 2lg+1
             lg = self.model.lgmsgsz
             length = (lg - 1, lg, lg + 1, 2 * lg + 1)[-length - 1]
         self._do(o.Put(self._qmgr(m), self._queue(q), length, tag=len(self.ops)))
+
+    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS)
+    def put(self, m: int, q: int, length: int) -> None:
+        self._put(m, q, length)
+
+    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS)
+    def put_more(self, m: int, q: int, length: int) -> None:
+        self._put(m, q, length)
 
     @rule(m=INDEX, q=INDEX)
     def get(self, m: int, q: int) -> None:
         self._do(o.Get(self._qmgr(m), self._queue(q)))
 
     @precondition(lambda self: any(s.alter_pending for s in self.model.structures.values()))
-    @rule(success=st.booleans(), grow=st.sampled_from((0, 100, 1000)))
+    @rule(success=st.booleans(), grow=st.sampled_from((0, 1, 100, 1000)))
     def alter_outcome(self, success: bool, grow: int) -> None:
         s = next(s for s in self.model.structures.values() if s.alter_pending)
         size = min(s.defn.size_kb, s.size_kb + grow)
         self._do(o.AlterOutcome(s.defn.name, success, size if success else None))
 
-    @rule(vetoes=st.one_of(st.none(), st.lists(INDEX, max_size=3)))
-    def set_overflow_exit(self, vetoes: list[int] | None) -> None:
-        names = None if vetoes is None else tuple(sorted({self._queue(v) for v in vetoes}))
-        self._do(o.SetOverflowExit(names))
-
     @rule(seconds=st.sampled_from(b.CLOCK_STEPS))
     def advance_clock(self, seconds: int) -> None:
         self._do(o.AdvanceClock(seconds))
 
-    @rule(fields=st.fixed_dictionaries({}, optional={
-        "resource": st.booleans(), "ovflwmax": st.sampled_from((-1, 0, 70, 100, 101)),
-        "ovflwstr": st.sampled_from(("OVFL2", "PRIM1", "bad")), "size_kb": st.sampled_from((0, 6200)),
-    }))
-    def define_structure(self, fields: dict[str, Any]) -> None:
+    def _set_overflow_exit(self, data: st.DataObject) -> None:
+        vetoes = data.draw(st.one_of(st.none(), st.lists(INDEX, max_size=3)))
+        names = None if vetoes is None else tuple(sorted({self._queue(v) for v in vetoes}))
+        self._do(o.SetOverflowExit(names))
+
+    def _define_structure(self, data: st.DataObject) -> None:
         """CQSSGxxx structure definitions, some invalid (CQS-002, CQS-016)."""
+        fields = data.draw(DEFINE_CQS_STRUCTURE_FIELDS)
         self._do(o.DefineStructure({"name": f"PRIM{len(self.model.structures) + 1}", **fields}))
 
 

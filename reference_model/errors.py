@@ -34,6 +34,10 @@ class ConfigurationError(ValueError):
         msg = f"{field}={value!r} is invalid: allowed {allowed} [{rule_id}]"
         super().__init__(msg)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Picklable (process pools, Spark tasks) despite the four-argument constructor."""
+        return (type(self), (self.field, self.value, self.allowed, self.rule_id))
+
     def to_record(self) -> dict[str, Any]:
         """A JSON-safe description, used in outcomes and reports."""
         return {
