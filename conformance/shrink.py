@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
+
 from adapters.protocol import Adapter
 from conformance.runner import run_trace
 from conformance.trace import TraceResult
 from reference_model.config import Config
+from reference_model.errors import ConfigurationError
 
 
 def _key(result: TraceResult) -> str | None:
@@ -32,34 +35,29 @@ def _kept(result: TraceResult) -> int:
     return result.steps_checked
 
 
-def minimise(adapter_factory: Callable[[], Adapter], config: Config, ops: Sequence[Any], *,
-             max_runs: int = 2000) -> TraceResult:
-    """The shortest failing trace found (ddmin), replayed once more for its record.
-
-    ``ops`` must fail against ``adapter_factory()``; the returned result fails the same way.
-    """
-
-    def run(candidate: Sequence[Any]) -> TraceResult:
+def _runner(adapter_factory: Callable[[], Adapter]) -> Callable[[Config, Sequence[Any]], TraceResult]:
+    def run(config: Config, candidate: Sequence[Any]) -> TraceResult:
         adapter = adapter_factory()
         try:
             return run_trace(adapter, config, candidate, batch=False)
         finally:
             adapter.close()
 
-    best = run(ops)
-    target = _key(best)
-    if target is None:
-        return best
-    current = list(ops[: _kept(best)])  # nothing after the first failing step matters
-    runs = 1
+    return run
+
+
+def _ddmin(run: Callable[[Config, Sequence[Any]], TraceResult], config: Config, ops: list[Any], target: str,
+           budget: list[int]) -> tuple[list[Any], TraceResult | None]:
+    """Delta debugging over ``ops`` (which fail with ``target``); ``budget[0]`` counts down replays."""
+    current, best = ops, None
     granularity = 2
-    while len(current) >= 2 and runs < max_runs:
+    while len(current) >= 2 and budget[0] > 0:
         chunk = max(1, len(current) // granularity)
         reduced = False
         for start in range(0, len(current), chunk):
             candidate = current[:start] + current[start + chunk:]
-            result = run(candidate)
-            runs += 1
+            result = run(config, candidate)
+            budget[0] -= 1
             if _key(result) == target:
                 current, best, reduced = candidate[: _kept(result)], result, True
                 granularity = max(granularity - 1, 2)
@@ -68,4 +66,86 @@ def minimise(adapter_factory: Callable[[], Adapter], config: Config, ops: Sequen
             if chunk == 1:
                 break
             granularity = min(len(current), granularity * 2)
-    return best if len(best.ops) == len(current) else run(current)
+    return current, best
+
+
+#: Usable sizes (KB above the fixed overhead) tried for each structure, smallest first.
+_SIZE_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 128, 256)
+_RATIOS = (1, 2, 4, 6, 12, 60, 90)
+
+
+def _referenced(ops: Sequence[Any]) -> set[str]:
+    names: set[str] = set()
+    for op in ops:
+        names.update(v for k, v in attrs.asdict(op, recurse=False).items()
+                     if k in ("queue", "cfstruct", "name") and isinstance(v, str))
+    return names
+
+
+def _pruned(config: Config, ops: Sequence[Any]) -> Config | None:
+    """The configuration without the queues no operation names (filler queues, say)."""
+    used = _referenced(ops)
+    queues = tuple(q for q in config.queues if q.name in used)
+    if len(queues) == len(config.queues):
+        return None
+    return attrs.evolve(config, queues=queues)
+
+
+def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
+    """Simpler variants to try: fewer queues, smaller structures, other ratios, smaller MAXDEPTHs."""
+    out = [c for c in (_pruned(config, ops),) if c is not None]
+    fixed = config.accounting.fixed_kb
+    for i, s in enumerate(config.structures):
+        def swap(new: Any, i: int = i) -> Config:
+            return attrs.evolve(config, structures=(*config.structures[:i], new, *config.structures[i + 1:]))
+
+        for usable in (u for u in _SIZE_LADDER if fixed + u < s.size_kb):
+            initsize = None if s.initsize_kb is None else min(s.initsize_kb, fixed + usable)
+            out.append(swap(attrs.evolve(s, size_kb=fixed + usable, initsize_kb=initsize)))
+        out += [swap(attrs.evolve(s, ratio=r)) for r in _RATIOS if r != s.ratio]
+    for i, q in enumerate(config.queues):
+        for depth in (d for d in (1, 2, 3, 5, q.maxdepth // 2) if 0 < d < q.maxdepth):
+            smaller_q = attrs.evolve(q, maxdepth=depth)
+            out.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1:])))
+    return out
+
+
+def _size(config: Config) -> int:
+    return sum(s.size_kb for s in config.structures) + sum(q.maxdepth for q in config.queues)
+
+
+def minimise(adapter_factory: Callable[[], Adapter], config: Config, ops: Sequence[Any], *,
+             max_runs: int = 2000) -> TraceResult:
+    """The shortest failing trace found, replayed once more for its record.
+
+    Delta debugging over the operations, then (greedily) smaller structures and
+    queue depths, each followed by another round of delta debugging: a smaller
+    structure crosses its thresholds in fewer puts.  ``ops`` must fail against
+    ``adapter_factory()``; the returned result fails the same way.
+    """
+    run = _runner(adapter_factory)
+    best = run(config, ops)
+    target = _key(best)
+    if target is None:
+        return best
+    budget = [max_runs]
+    current, found = _ddmin(run, config, list(ops[: _kept(best)]), target, budget)
+    best = found or best
+    improved = True
+    while improved and budget[0] > 0:
+        improved = False
+        for candidate in _smaller_configs(config, current):
+            try:
+                result = run(candidate, current)
+            except ConfigurationError:
+                continue
+            budget[0] -= 1
+            if _key(result) != target:
+                continue
+            ops_now, found = _ddmin(run, candidate, current[: _kept(result)], target, budget)
+            if len(ops_now) > len(current) or (len(ops_now) == len(current) and candidate.queues == config.queues
+                                                 and _size(candidate) >= _size(config)):
+                continue  # only keep a variant that makes the reproducer shorter or the configuration smaller
+            config, current, best, improved = candidate, ops_now, found or result, True
+            break
+    return best if len(best.ops) == len(current) else run(config, current)

@@ -24,7 +24,7 @@ from properties import boundaries as b
 from properties.coverage import probes
 from properties.strategies import configs, lengths
 from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from reference_model.config import Config
 from reference_model.model import Model
 
 INDEX = st.integers(0, 7)
@@ -121,6 +121,27 @@ class _Base(RuleBasedStateMachine):
             self.adapter.close()
 
 
+MAX_FILL = 24
+MQ_TARGETS = ("OFFLD1TH", "OFFLD2TH", "OFFLD3TH", "FULLTHRESHOLD", "QDEPTHHI", "MAXDEPTH", "full")
+
+
+def _reached(model: Model, queue: Any, target: str) -> bool:
+    """Whether ``queue`` (or its structure) is at or past ``target``, in the model's current state."""
+    d = queue.defn
+    if target == "QDEPTHHI":
+        return 100 * queue.depth >= d.qdepthhi * d.maxdepth
+    if target == "MAXDEPTH":
+        return queue.depth >= d.maxdepth
+    if d.cfstruct is None:
+        return True
+    s = model.structures[d.cfstruct]
+    usage = model.usage(s, "max")
+    if target == "full":
+        return usage >= 100.0
+    threshold = s.defn.fullthreshold if target == "FULLTHRESHOLD" else getattr(s.defn, target.lower())
+    return usage > threshold
+
+
 MQ_ADMIN = ("inspect", "set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "alter_queue",
             "alter_structure", "define_queue", "define_structure", "setxcf_alter")
 CQS_ADMIN = ("inspect", "set_overflow_exit", "define_structure", "setxcf_alter")
@@ -204,6 +225,31 @@ class MQMachine(_Profiled):
         queue = self.model.queues[self._queue(q)]
         self._do(o.Get(queue.defn.qmgr or self._qmgr(m), queue.defn.name, syncpoint))
 
+    @rule(m=INDEX, q=INDEX, length=lengths(), boundary=st.sampled_from(MQ_TARGETS), past=st.integers(0, 1))
+    def fill(self, m: int, q: int, length: int, boundary: str, past: int) -> None:
+        """Boundary targeting: put ``length``-byte messages until ``boundary`` is reached (and ``past`` more)."""
+        queue = self.model.queues[self._queue(q)]
+        qmgr = queue.defn.qmgr or self._qmgr(m)
+        extra = past
+        for _ in range(MAX_FILL):
+            if _reached(self.model, queue, boundary):
+                if extra == 0:
+                    return
+                extra -= 1
+            before = len(self.ops)
+            self._do(o.Put(qmgr, queue.defn.name, length, False, False, before))
+            if not self.checker.history[-1][1].ok:  # type: ignore[union-attr]
+                return
+
+    @rule(m=INDEX, q=INDEX)
+    def drain(self, m: int, q: int) -> None:
+        """Get every available message (down through QDEPTHLO and to empty)."""
+        queue = self.model.queues[self._queue(q)]
+        for _ in range(MAX_FILL):
+            self._do(o.Get(queue.defn.qmgr or self._qmgr(m), queue.defn.name, False))
+            if not self.checker.history[-1][1].ok:  # type: ignore[union-attr]
+                return
+
     @rule(m=INDEX, commit=st.booleans())
     def end_unit_of_work(self, m: int, commit: bool) -> None:
         self._do((o.Commit if commit else o.Backout)(self._qmgr(m)))
@@ -271,6 +317,24 @@ class CQSMachine(_Profiled):
     @rule(m=INDEX, q=INDEX)
     def get(self, m: int, q: int) -> None:
         self._do(o.Get(self._qmgr(m), self._queue(q)))
+
+    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS)
+    def fill(self, m: int, q: int, length: int) -> None:
+        """Boundary targeting: put until CQS starts an alter (OVFLWMAX reached) or a put is refused."""
+        for _ in range(MAX_FILL):
+            if any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()):
+                return
+            self._put(m, q, length)
+            if not self.checker.history[-1][1].ok:  # type: ignore[union-attr]
+                return
+
+    @rule(m=INDEX, q=INDEX)
+    def drain(self, m: int, q: int) -> None:
+        """Read every data object of a queue, down to empty (what the overflow scan looks for)."""
+        for _ in range(MAX_FILL):
+            self._do(o.Get(self._qmgr(m), self._queue(q)))
+            if not self.checker.history[-1][1].ok:  # type: ignore[union-attr]
+                return
 
     @precondition(lambda self: any(s.alter_pending for s in self.model.structures.values()))
     @rule(success=st.booleans(), grow=st.sampled_from((0, 1, 100, 1000)))

@@ -88,14 +88,15 @@ def mq_configs(draw: st.DrawFn) -> Config:
 @st.composite
 def cqs_configs(draw: st.DrawFn) -> Config:
     """A cqs-profile configuration: one small primary, with or without an overflow structure."""
-    ovflwstr = "OVFL1" if draw(st.booleans()) else None
+    resource = draw(st.integers(0, 9)) == 0  # a resource structure: no overflow at all (CQS-016)
+    ovflwstr = "OVFL1" if draw(st.booleans()) and not resource else None
     size_kb = draw(st.sampled_from(b.SMALL_STRUCTURE_KB))
     structure = StructureDef(
         "PRIM1", size_kb=size_kb,
         initsize_kb=draw(st.sampled_from([v for v in b.SMALL_STRUCTURE_KB if v <= size_kb])),
         ratio=draw(st.sampled_from(b.RATIOS)),
         fullthreshold=draw(st.sampled_from((0, 80, 85))),
-        ovflwmax=draw(st.sampled_from(b.OVFLWMAX)),
+        ovflwmax=None if resource else draw(st.sampled_from(b.OVFLWMAX)), resource=resource,
         ovflwstr=ovflwstr, ovflw_size_kb=draw(st.sampled_from((6146, 6151, 6200, 6400, 8192))),
     )  # fmt: skip
     queues = tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(draw(st.integers(1, 4))))
