@@ -29,13 +29,17 @@ def main() -> None:
         start = time.perf_counter()
         result = run_gate(ReferenceAdapter, hypothesis_profile="ci", seed=args.seed)
         wall = time.perf_counter() - start
-        print(f"reference gate (ci, both profiles): {wall:.1f} s wall, {result.cases} cases, {result.steps} steps, "
-              f"exit {result.exit_code}")
+        print(
+            f"reference gate (ci, both profiles): {wall:.1f} s wall, {result.cases} cases, {result.steps} steps, "
+            f"exit {result.exit_code}"
+        )
     chosen = [m for m in MUTANTS if fnmatch.fnmatchcase(m.id, args.only)]
     start = time.perf_counter()
     totals = summary(kill_all(chosen, hypothesis_profile="ci", seed=args.seed))
-    print(f"mutants: {totals['killed']}/{totals['mutants']} killed (score {totals['score']:.2%}) in "
-          f"{time.perf_counter() - start:.0f} s")
+    print(
+        f"mutants: {totals['killed']}/{totals['mutants']} killed (score {totals['score']:.2%}) in "
+        f"{time.perf_counter() - start:.0f} s"
+    )
     print(f"time to kill: median {totals['median_seconds']} s, max {totals['max_seconds']} s")
     print(f"reproducer length minus documented scenario length: at most {totals['max_excess_steps']} steps")
     print(f"failures naming the mutated rule: {totals['rule_named']}/{totals['killed']}")

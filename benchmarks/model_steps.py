@@ -20,8 +20,9 @@ QMGRS = ("QM01", "QM02", "QM03")
 
 def standard_config() -> Config:
     structure = StructureDef("APP1", size_kb=16384, cflevel=5, recover=True)
-    queues = tuple(QueueDef(f"Q{i}", cfstruct="APP1", maxdepth=200, qdphiev=True, qdploev=True, qdpmaxev=True)
-                   for i in range(4))
+    queues = tuple(
+        QueueDef(f"Q{i}", cfstruct="APP1", maxdepth=200, qdphiev=True, qdploev=True, qdpmaxev=True) for i in range(4)
+    )
     return Config(structures=(structure,), queues=queues)
 
 

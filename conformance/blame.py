@@ -10,9 +10,8 @@ outcome record.
 
 from __future__ import annotations
 
-from reference_model.outcomes import SIGNAL_RULES, Outcome
-
 from conformance.compare import FieldDiff
+from reference_model.outcomes import SIGNAL_RULES, Outcome
 
 REASON_RULES: dict[object, tuple[str, ...]] = {
     2192: ("CAPACITY-001",), "STRUCTURE_FULL": ("CAPACITY-001",),

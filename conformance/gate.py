@@ -10,7 +10,12 @@ from typing import Any
 
 from adapters.protocol import Adapter
 from conformance.results import (
-    GATE_SCHEMA_VERSION, Deviation, FailureRecord, GateResult, RuleVerdict, matches,
+    GATE_SCHEMA_VERSION,
+    Deviation,
+    FailureRecord,
+    GateResult,
+    RuleVerdict,
+    matches,
 )  # fmt: skip
 from conformance.trace import TraceResult
 from properties.run import MachineRun, run_machine
@@ -21,10 +26,17 @@ from reference_model.rules import RULES
 EXIT_OK, EXIT_NONCONFORMING, EXIT_ADAPTER = 0, 1, 3
 
 
-def run_gate(adapter_factory: Callable[[], Adapter], *, profiles: Sequence[str] | None = None,
-             hypothesis_profile: str = "ci", seed: int | None = None, rules: Iterable[str] | None = None,
-             deviations: Sequence[Deviation] = (), today: dt.date | None = None,
-             started: str = "") -> GateResult:
+def run_gate(
+    adapter_factory: Callable[[], Adapter],
+    *,
+    profiles: Sequence[str] | None = None,
+    hypothesis_profile: str = "ci",
+    seed: int | None = None,
+    rules: Iterable[str] | None = None,
+    deviations: Sequence[Deviation] = (),
+    today: dt.date | None = None,
+    started: str = "",
+) -> GateResult:
     """Run the gate and judge every rule (see README: exit codes)."""
     probe = adapter_factory()
     try:
@@ -61,8 +73,11 @@ def run_gate(adapter_factory: Callable[[], Adapter], *, profiles: Sequence[str] 
         if verdict == "known-deviation":
             warnings.append(f"{rule.id}: known deviation: {dev.reason}")  # type: ignore[union-attr]
         warnings += _hollow(rule.id, verdict, bounds.get(rule.id))
-        matrix.append(RuleVerdict(rule.id, rule.family, rule.title, verdict, exercised.get(rule.id, 0),
-                                  dict(bounds.get(rule.id, {}))))
+        matrix.append(
+            RuleVerdict(
+                rule.id, rule.family, rule.title, verdict, exercised.get(rule.id, 0), dict(bounds.get(rule.id, {}))
+            )
+        )
     warnings += [f"{r.profile}: {r.error}" for r in runs if r.error]
     exit_code = _exit_code(matrix, failures, unexpected, flaky=any(r.error for r in runs))
     readings = runs[0].failure.readings if runs and runs[0].failure else {}
@@ -80,8 +95,9 @@ def is_static(rule: Any) -> bool:
     return all(o.startswith("config.") for o in rule.observables)
 
 
-def _verdict(rule_id: str, claimed: bool, failing: set[str], exercised: Counter[str],
-             known: dict[str, Deviation]) -> str:
+def _verdict(
+    rule_id: str, claimed: bool, failing: set[str], exercised: Counter[str], known: dict[str, Deviation]
+) -> str:
     if not claimed:
         return "not-claimed"
     if rule_id in failing:
@@ -98,8 +114,9 @@ def _hollow(rule_id: str, verdict: str, where: Counter[str] | None) -> list[str]
     return []
 
 
-def _exit_code(matrix: list[RuleVerdict], failures: Sequence[FailureRecord], unexpected: bool,
-               flaky: bool = False) -> int:
+def _exit_code(
+    matrix: list[RuleVerdict], failures: Sequence[FailureRecord], unexpected: bool, flaky: bool = False
+) -> int:
     if any(f.kind == "fault" for f in failures):
         return EXIT_ADAPTER
     if unexpected or flaky or any(r.verdict == "fail" for r in matrix):
@@ -114,15 +131,42 @@ def _failure(run: MachineRun) -> FailureRecord:
     series, thresholds = usage_series(t.config, t.ops)
     d, fault = t.divergence, t.fault
     if d is not None:
-        return FailureRecord(run.profile, d.rules, d.step, d.field, d.expected, d.observed, t.config, t.ops,
-                             d.expected_outcome, d.observed_outcome, t.readings, series, thresholds)
-    return FailureRecord(run.profile, (), fault.step if fault else None, "adapter", None,
-                         fault.message if fault else run.error, t.config, t.ops, None, None, t.readings,
-                         series, thresholds, kind="fault")
+        return FailureRecord(
+            run.profile,
+            d.rules,
+            d.step,
+            d.field,
+            d.expected,
+            d.observed,
+            t.config,
+            t.ops,
+            d.expected_outcome,
+            d.observed_outcome,
+            t.readings,
+            series,
+            thresholds,
+        )
+    return FailureRecord(
+        run.profile,
+        (),
+        fault.step if fault else None,
+        "adapter",
+        None,
+        fault.message if fault else run.error,
+        t.config,
+        t.ops,
+        None,
+        None,
+        t.readings,
+        series,
+        thresholds,
+        kind="fault",
+    )
 
 
-def usage_series(config: dict[str, Any], ops: Sequence[dict[str, Any]]) -> tuple[dict[str, list[float]],
-                                                                                  dict[str, dict[str, float]]]:
+def usage_series(
+    config: dict[str, Any], ops: Sequence[dict[str, Any]]
+) -> tuple[dict[str, list[float]], dict[str, dict[str, float]]]:
     """Structure usage (percent, the max of entries and elements) after each step, and the thresholds to plot."""
     cfg = config_from_record(config)
     model = Model(cfg)
@@ -138,7 +182,8 @@ def usage_series(config: dict[str, Any], ops: Sequence[dict[str, Any]]) -> tuple
         if cfg.profile == "cqs":
             marks["OVFLWMAX"] = d.effective_ovflwmax
         elif d.cflevel == 5:
-            marks.update({f"OFFLD{n}TH": getattr(d, f"offld{n}th") for n in (1, 2, 3)
-                          if getattr(d, f"offld{n}sz") < 64 * 1024})
+            marks.update(
+                {f"OFFLD{n}TH": getattr(d, f"offld{n}th") for n in (1, 2, 3) if getattr(d, f"offld{n}sz") < 64 * 1024}
+            )
         thresholds[name] = marks
     return series, thresholds

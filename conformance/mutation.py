@@ -40,8 +40,16 @@ def kill(mutant: Any, *, hypothesis_profile: str = "ci", seed: int | None = None
     if failure is not None and failure.verdict != "pass":
         rules = failure.divergence.rules if failure.divergence else ()
         field = failure.divergence.field if failure.divergence else "adapter"
-        return Kill(mutant.id, mutant.rule, True, round(run.seconds, 3), len(failure.ops), len(mutant.scenario),
-                    mutant.rule in rules, field)
+        return Kill(
+            mutant.id,
+            mutant.rule,
+            True,
+            round(run.seconds, 3),
+            len(failure.ops),
+            len(mutant.scenario),
+            mutant.rule in rules,
+            field,
+        )
     return Kill(mutant.id, mutant.rule, False, round(run.seconds, 3), None, len(mutant.scenario), False, None)
 
 
@@ -52,8 +60,9 @@ def _kill_by_id(job: tuple[str, str, int | None]) -> Kill:
     return kill(MUTANT_BY_ID[mutant_id], hypothesis_profile=hypothesis_profile, seed=seed)
 
 
-def kill_all(mutants: Iterable[Any], *, hypothesis_profile: str = "ci", seed: int | None = None,
-             processes: int | None = None) -> list[Kill]:
+def kill_all(
+    mutants: Iterable[Any], *, hypothesis_profile: str = "ci", seed: int | None = None, processes: int | None = None
+) -> list[Kill]:
     """Kill every mutant, in a pool of ``processes`` workers (default: one per core), logging progress."""
     jobs = [(m.id, hypothesis_profile, seed) for m in mutants]
     workers = processes or os.cpu_count() or 1
@@ -69,8 +78,15 @@ def _collect(results: Iterable[Kill], total: int, kills: list[Kill]) -> list[Kil
     for k in results:
         kills.append(k)
         survivors = sum(not x.killed for x in kills)
-        log.info("mutants %d/%d done, %d not killed (last: %s %s in %.1f s)", len(kills), total, survivors,
-                 k.mutant, "killed" if k.killed else "SURVIVED", k.seconds)
+        log.info(
+            "mutants %d/%d done, %d not killed (last: %s %s in %.1f s)",
+            len(kills),
+            total,
+            survivors,
+            k.mutant,
+            "killed" if k.killed else "SURVIVED",
+            k.seconds,
+        )
     return kills
 
 

@@ -105,8 +105,9 @@ def from_record(record: Mapping[str, Any]) -> GateResult:
     """Rebuild a :class:`GateResult` from its record (e.g. a line of results.jsonl)."""
     data = dict(record)
     data["rules"] = tuple(RuleVerdict(**r) for r in data["rules"])
-    data["failures"] = tuple(FailureRecord(**{**f, "rules": tuple(f["rules"]), "ops": tuple(f["ops"])})
-                             for f in data["failures"])
+    data["failures"] = tuple(
+        FailureRecord(**{**f, "rules": tuple(f["rules"]), "ops": tuple(f["ops"])}) for f in data["failures"]
+    )
     for key in ("profiles", "warnings"):
         data[key] = tuple(data[key])
     return GateResult(**data)

@@ -34,8 +34,9 @@ def _observe(adapter: Adapter, ops: Sequence[Any], batch: bool) -> tuple[list[Ou
     return outcomes, None
 
 
-def run_trace(adapter: Adapter, config: Config, ops: Sequence[Any], *, caps: Capabilities | None = None,
-              batch: bool = True) -> TraceResult:
+def run_trace(
+    adapter: Adapter, config: Config, ops: Sequence[Any], *, caps: Capabilities | None = None, batch: bool = True
+) -> TraceResult:
     """Open ``adapter`` with ``config``, apply ``ops`` and judge every step.
 
     With ``batch`` the operations go to the adapter in one call (one round trip
@@ -46,7 +47,7 @@ def run_trace(adapter: Adapter, config: Config, ops: Sequence[Any], *, caps: Cap
     records = tuple(op_to_record(op) for op in ops)
     try:
         adapter.open(config)
-    except Exception as err:  # noqa: BLE001 - reported as a fault verdict
+    except Exception as err:
         fault = AdapterFault(None, f"open failed: {type(err).__name__}: {err}", isinstance(err, AdapterError))
         return TraceResult(config_to_record(config), records, 0, {}, checker.readings_followed(), fault=fault)
     outcomes, fault = _observe(adapter, ops, batch)
@@ -56,13 +57,26 @@ def run_trace(adapter: Adapter, config: Config, ops: Sequence[Any], *, caps: Cap
         try:
             verdict = checker.check(op, observed)
         except ConfigurationError as err:  # e.g. a shrunk trace naming a structure it no longer defines
-            return TraceResult(config_to_record(config), records, index, dict(exercised),
-                               checker.readings_followed(), invalid=f"step {index}: {err}")
+            return TraceResult(
+                config_to_record(config),
+                records,
+                index,
+                dict(exercised),
+                checker.readings_followed(),
+                invalid=f"step {index}: {err}",
+            )
         exercised.update(verdict.expected.rules)
         if not verdict.ok:
             divergence = divergence_from(verdict, records[index])
             fault = None
             break
     steps = divergence.step + 1 if divergence else len(outcomes)
-    return TraceResult(config_to_record(config), records, steps, dict(exercised), checker.readings_followed(),
-                       divergence=divergence, fault=fault)
+    return TraceResult(
+        config_to_record(config),
+        records,
+        steps,
+        dict(exercised),
+        checker.readings_followed(),
+        divergence=divergence,
+        fault=fault,
+    )

@@ -46,8 +46,9 @@ def _runner(adapter_factory: Callable[[], Adapter]) -> Callable[[Config, Sequenc
     return run
 
 
-def _ddmin(run: Callable[[Config, Sequence[Any]], TraceResult], config: Config, ops: list[Any], target: str,
-           budget: list[int]) -> tuple[list[Any], TraceResult | None]:
+def _ddmin(
+    run: Callable[[Config, Sequence[Any]], TraceResult], config: Config, ops: list[Any], target: str, budget: list[int]
+) -> tuple[list[Any], TraceResult | None]:
     """Delta debugging over ``ops`` (which fail with ``target``); ``budget[0]`` counts down replays."""
     current, best = ops, None
     granularity = 2
@@ -55,7 +56,7 @@ def _ddmin(run: Callable[[Config, Sequence[Any]], TraceResult], config: Config, 
         chunk = max(1, len(current) // granularity)
         reduced = False
         for start in range(0, len(current), chunk):
-            candidate = current[:start] + current[start + chunk:]
+            candidate = current[:start] + current[start + chunk :]
             result = run(config, candidate)
             budget[0] -= 1
             if _key(result) == target:
@@ -77,8 +78,11 @@ _RATIOS = (1, 2, 4, 6, 12, 60, 90)
 def _referenced(ops: Sequence[Any]) -> set[str]:
     names: set[str] = set()
     for op in ops:
-        names.update(v for k, v in attrs.asdict(op, recurse=False).items()
-                     if k in ("queue", "cfstruct", "name") and isinstance(v, str))
+        names.update(
+            v
+            for k, v in attrs.asdict(op, recurse=False).items()
+            if k in ("queue", "cfstruct", "name") and isinstance(v, str)
+        )
     return names
 
 
@@ -96,8 +100,9 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
     out = [c for c in (_pruned(config, ops),) if c is not None]
     fixed = config.accounting.fixed_kb
     for i, s in enumerate(config.structures):
+
         def swap(new: Any, i: int = i) -> Config:
-            return attrs.evolve(config, structures=(*config.structures[:i], new, *config.structures[i + 1:]))
+            return attrs.evolve(config, structures=(*config.structures[:i], new, *config.structures[i + 1 :]))
 
         for usable in (u for u in _SIZE_LADDER if fixed + u < s.size_kb):
             initsize = None if s.initsize_kb is None else min(s.initsize_kb, fixed + usable)
@@ -106,7 +111,7 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
     for i, q in enumerate(config.queues):
         for depth in (d for d in (1, 2, 3, 5, q.maxdepth // 2) if 0 < d < q.maxdepth):
             smaller_q = attrs.evolve(q, maxdepth=depth)
-            out.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1:])))
+            out.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
     return out
 
 
@@ -114,8 +119,9 @@ def _size(config: Config) -> int:
     return sum(s.size_kb for s in config.structures) + sum(q.maxdepth for q in config.queues)
 
 
-def minimise(adapter_factory: Callable[[], Adapter], config: Config, ops: Sequence[Any], *,
-             max_runs: int = 2000) -> TraceResult:
+def minimise(
+    adapter_factory: Callable[[], Adapter], config: Config, ops: Sequence[Any], *, max_runs: int = 2000
+) -> TraceResult:
     """The shortest failing trace found, replayed once more for its record.
 
     Delta debugging over the operations, then (greedily) smaller structures and
@@ -143,8 +149,9 @@ def minimise(adapter_factory: Callable[[], Adapter], config: Config, ops: Sequen
             if _key(result) != target:
                 continue
             ops_now, found = _ddmin(run, candidate, current[: _kept(result)], target, budget)
-            if len(ops_now) > len(current) or (len(ops_now) == len(current) and candidate.queues == config.queues
-                                                 and _size(candidate) >= _size(config)):
+            if len(ops_now) > len(current) or (
+                len(ops_now) == len(current) and candidate.queues == config.queues and _size(candidate) >= _size(config)
+            ):
                 continue  # only keep a variant that makes the reproducer shorter or the configuration smaller
             config, current, best, improved = candidate, ops_now, found or result, True
             break

@@ -14,7 +14,7 @@ def around(*points: int, lo: int = 0, hi: int | None = None) -> tuple[int, ...]:
 
 
 #: Message lengths: 0, 4K, 32K, 63K, 63.75K, 64K (OFFLDnSZ values) and 100 MB (CFLEVEL-005).
-MQ_LENGTHS = around(0, 4 * KB, 32 * KB, SIZE_63K, SIZE_63_75K, 64 * KB) + (SIZE_100MB - 1, SIZE_100MB)
+MQ_LENGTHS = (*around(0, 4 * KB, 32 * KB, SIZE_63K, SIZE_63_75K, 64 * KB), SIZE_100MB - 1, SIZE_100MB)
 #: Thresholds (percent): each default and the ends of the range.
 THRESHOLDS = around(0, 70, 80, 90, 100, hi=100)
 #: OFFLDnSZ values: the defaults, the off switch and one KB either side.

@@ -34,8 +34,11 @@ def probes(model: Model, op: Any) -> list[Probe]:
     if isinstance(op, AdvanceClock) and model.config.profile == "cqs":
         nxt = (model.clock // 900 + 1) * 900
         return [("CQS-013", position(model.clock + op.seconds, nxt))]
-    cfstruct = op.queue.get("cfstruct") if isinstance(op, DefineQueue) and isinstance(op.queue, dict) else (
-        op.queue.cfstruct if isinstance(op, DefineQueue) else None)
+    cfstruct = (
+        op.queue.get("cfstruct")
+        if isinstance(op, DefineQueue) and isinstance(op.queue, dict)
+        else (op.queue.cfstruct if isinstance(op, DefineQueue) else None)
+    )
     if cfstruct in model.structures:
         count = sum(1 for q in model.queues.values() if q.defn.cfstruct == cfstruct)
         return [("TOPOLOGY-005", position(count + 1, 512))]
@@ -50,10 +53,14 @@ def _put_probes(model: Model, op: Put) -> list[Probe]:
     if model.config.profile == "cqs":
         s = model.structures[d.cfstruct]  # type: ignore[index]
         usage = model.usage(s, model.readings.cqs_usage_metric)
-        return [("CQS-003", position(usage, s.defn.effective_ovflwmax, 1.0)),
-                ("CQS-017", position(op.length, model.lgmsgsz))]
-    found = [("QDEPTH-001", position(100 * (q.depth + 1), d.qdepthhi * d.maxdepth)),
-             ("QDEPTH-015", position(q.depth, d.maxdepth))]
+        return [
+            ("CQS-003", position(usage, s.defn.effective_ovflwmax, 1.0)),
+            ("CQS-017", position(op.length, model.lgmsgsz)),
+        ]
+    found = [
+        ("QDEPTH-001", position(100 * (q.depth + 1), d.qdepthhi * d.maxdepth)),
+        ("QDEPTH-015", position(q.depth, d.maxdepth)),
+    ]
     if d.cfstruct is None:
         return found
     s = model.structures[d.cfstruct]

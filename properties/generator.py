@@ -57,8 +57,9 @@ def mq_config(rng: random.Random) -> Config:
             qdpmaxev=rng.random() < 0.5, maxmsgl=_pick(rng, (64 * 1024, 4 * 1024 * 1024, SIZE_100MB)),
         ))  # fmt: skip
     disabled = tuple(q for q in qmgrs if rng.random() < 0.3)
-    return Config(profile="mq", qmgrs=qmgrs, structures=tuple(structures), queues=tuple(queues),
-                  perfmev_disabled=disabled)
+    return Config(
+        profile="mq", qmgrs=qmgrs, structures=tuple(structures), queues=tuple(queues), perfmev_disabled=disabled
+    )
 
 
 def cqs_config(rng: random.Random) -> Config:
@@ -72,8 +73,14 @@ def cqs_config(rng: random.Random) -> Config:
     )  # fmt: skip
     queues = tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(rng.randint(1, 4)))
     vetoes = None if rng.random() < 0.5 else tuple(q.name for q in queues if rng.random() < 0.3)
-    return Config(profile="cqs", qmgrs=("IMS1", "IMS2"), structures=(structure,), queues=queues,
-                  lgmsgsz=_pick(rng, (512, 1024, 4096, 30632)), overflow_exit=vetoes)
+    return Config(
+        profile="cqs",
+        qmgrs=("IMS1", "IMS2"),
+        structures=(structure,),
+        queues=queues,
+        lgmsgsz=_pick(rng, (512, 1024, 4096, 30632)),
+        overflow_exit=vetoes,
+    )
 
 
 def _mq_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]]:

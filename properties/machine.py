@@ -36,8 +36,10 @@ class ConformanceFailure(AssertionError):
     def __init__(self, verdict: StepVerdict) -> None:
         self.verdict = verdict
         d = verdict.diff
-        super().__init__(f"step {verdict.index}: {d.field} expected {d.expected!r} observed {d.observed!r} "
-                         f"[{', '.join(verdict.rules)}]")
+        super().__init__(
+            f"step {verdict.index}: {d.field} expected {d.expected!r} observed {d.observed!r} "
+            f"[{', '.join(verdict.rules)}]"
+        )
 
 
 class AdapterFailure(AssertionError):
@@ -142,8 +144,19 @@ def _reached(model: Model, queue: Any, target: str) -> bool:
     return usage > threshold
 
 
-MQ_ADMIN = ("inspect", "set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "alter_queue",
-            "alter_structure", "define_queue", "define_structure", "setxcf_alter")
+MQ_ADMIN = (
+    "inspect",
+    "set_perfmev",
+    "start_or_stop",
+    "backup",
+    "fail_structure",
+    "recover",
+    "alter_queue",
+    "alter_structure",
+    "define_queue",
+    "define_structure",
+    "setxcf_alter",
+)
 CQS_ADMIN = ("inspect", "set_overflow_exit", "define_structure", "setxcf_alter")
 ALTER_STRUCTURE_CHANGES = st.fixed_dictionaries({}, optional={
     "cflevel": st.integers(1, 5), "recover": st.booleans(),
@@ -280,8 +293,12 @@ class MQMachine(_Profiled):
 
     def _define_queue(self, data: st.DataObject) -> None:
         """New queues (the 512th and 513th when the configuration is near the limit), some invalid."""
-        record = {"name": f"N{len(self.model.queues)}", "cfstruct": self._structure(data.draw(INDEX)),
-                  "maxdepth": 5, **data.draw(DEFINE_QUEUE_FIELDS)}
+        record = {
+            "name": f"N{len(self.model.queues)}",
+            "cfstruct": self._structure(data.draw(INDEX)),
+            "maxdepth": 5,
+            **data.draw(DEFINE_QUEUE_FIELDS),
+        }
         self._do(o.DefineQueue(record))
 
     def _define_structure(self, data: st.DataObject) -> None:
@@ -361,5 +378,6 @@ class CQSMachine(_Profiled):
 def machine_for(adapter_factory: Callable[[], Adapter], profile: str) -> type[_Base]:
     """A fresh machine class bound to ``adapter_factory`` with its own :class:`Recorder`."""
     base = MQMachine if profile == "mq" else CQSMachine
-    return type(f"{base.__name__}For", (base,), {"adapter_factory": staticmethod(adapter_factory),
-                                                  "recorder": Recorder()})
+    return type(
+        f"{base.__name__}For", (base,), {"adapter_factory": staticmethod(adapter_factory), "recorder": Recorder()}
+    )

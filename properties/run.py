@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -34,8 +35,14 @@ class MachineRun:
     error: str | None = None
 
 
-def run_machine(adapter_factory: Callable[[], Adapter], profile: str, *, hypothesis_profile: str = "ci",
-                seed: int | None = None, settings: Settings | None = None) -> MachineRun:
+def run_machine(
+    adapter_factory: Callable[[], Adapter],
+    profile: str,
+    *,
+    hypothesis_profile: str = "ci",
+    seed: int | None = None,
+    settings: Settings | None = None,
+) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
     Hypothesis generates; on a failure the operation list is minimised through
@@ -49,10 +56,8 @@ def run_machine(adapter_factory: Callable[[], Adapter], profile: str, *, hypothe
         factory = hypothesis_seed(seed)(factory)
     start = time.perf_counter()
     error = None
-    try:
+    with contextlib.suppress(ConformanceFailure, AdapterFailure):  # recorded by the machine's recorder
         run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
-    except (ConformanceFailure, AdapterFailure):
-        pass
     seconds = time.perf_counter() - start
     failure = None
     rec = machine.recorder
@@ -62,4 +67,5 @@ def run_machine(adapter_factory: Callable[[], Adapter], profile: str, *, hypothe
         if failure.verdict == "pass":  # the implementation is not deterministic: a failing verdict of its own
             error = f"flaky: a failing trace of {len(ops)} steps passed on replay"
     boundaries = {k: dict(v) for k, v in rec.boundaries.items()}
-    return MachineRun(profile, seed, rec.cases, rec.steps, seconds, dict(Counter(rec.rules)), boundaries, failure, error)
+    rules = dict(Counter(rec.rules))
+    return MachineRun(profile, seed, rec.cases, rec.steps, seconds, rules, boundaries, failure, error)

@@ -17,18 +17,23 @@ from reference_model.errors import ConfigurationError
 from reference_model.outcomes import CMD_INVALID, CMD_NOT_ALLOWED, CMD_OUT_OF_RANGE, Outcome
 from reference_model.state import Queue, Structure
 from reference_model.validation import (
-    MAX_QUEUES_PER_STRUCTURE, check_queue_against, check_structure_count,
+    MAX_QUEUES_PER_STRUCTURE,
+    check_queue_against,
+    check_structure_count,
 )  # fmt: skip
 
 if TYPE_CHECKING:
     from reference_model.model import Model
     from reference_model.operations import (
-        AlterQueue, AlterStructure, DefineQueue, DefineStructure, SetxcfAlter,
+        AlterQueue,
+        AlterStructure,
+        DefineQueue,
+        DefineStructure,
+        SetxcfAlter,
     )  # fmt: skip
 
 MQ_ALTERABLE = frozenset(
-    {"cflevel", "recover", "offload", "fullthreshold"}
-    | {f"offld{n}{k}" for n in (1, 2, 3) for k in ("th", "sz")}
+    {"cflevel", "recover", "offload", "fullthreshold"} | {f"offld{n}{k}" for n in (1, 2, 3) for k in ("th", "sz")}
 )
 QUEUE_ALTERABLE = frozenset({"maxdepth", "maxmsgl", "qdepthhi", "qdepthlo", "qdphiev", "qdploev", "qdpmaxev"})
 
@@ -56,8 +61,9 @@ def define_structure(model: Model, op: DefineStructure) -> Outcome:
         if sd.name in model.structures:
             raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
         if model.config.profile == "mq" and (sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource):
-            raise ConfigurationError("define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile",
-                                     "CQS-016")
+            raise ConfigurationError(
+                "define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile", "CQS-016"
+            )
         check_structure_count([*model.structures, sd.name], "define_structure")
     except ConfigurationError as err:
         return invalid("define_structure", err)
@@ -90,8 +96,12 @@ def define_queue(model: Model, op: DefineQueue) -> Outcome:
         check_queue_against(model.config, qd, set(model.structures), set(model.queues))
         on_structure = sum(1 for q in model.queues.values() if q.defn.cfstruct == qd.cfstruct)
         if qd.cfstruct is not None and on_structure >= MAX_QUEUES_PER_STRUCTURE:
-            raise ConfigurationError("define_queue.cfstruct", qd.cfstruct,
-                                     f"a structure with fewer than {MAX_QUEUES_PER_STRUCTURE} queues", "TOPOLOGY-005")
+            raise ConfigurationError(
+                "define_queue.cfstruct",
+                qd.cfstruct,
+                f"a structure with fewer than {MAX_QUEUES_PER_STRUCTURE} queues",
+                "TOPOLOGY-005",
+            )
     except ConfigurationError as err:
         return invalid("define_queue", err)
     model.queues[qd.name] = Queue(qd)
@@ -120,8 +130,9 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
     d, r = s.defn, model.readings
     new = op.size_kb
     if type(new) is not int or new < 1:
-        return invalid("setxcf_alter", ConfigurationError("setxcf_alter.size_kb", new, "an integer >= 1",
-                                                          "CAPACITY-008"))
+        return invalid(
+            "setxcf_alter", ConfigurationError("setxcf_alter.size_kb", new, "an integer >= 1", "CAPACITY-008")
+        )
     if new > d.size_kb:
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-005",))
     rules = ("CAPACITY-004",)

@@ -141,8 +141,8 @@ class Config:
     qmgrs: tuple[str, ...] = ("QM01", "QM02", "QM03")
     structures: tuple[StructureDef, ...] = (StructureDef("APP1"),)
     queues: tuple[QueueDef, ...] = ()
-    readings: Readings = Readings()
-    accounting: Accounting = Accounting()
+    readings: Readings = attrs.field(factory=Readings)
+    accounting: Accounting = attrs.field(factory=Accounting)
     lgmsgsz: int = 4096
     overflow_exit: tuple[str, ...] | None = None
     perfmev_disabled: tuple[str, ...] = ()

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 from reference_model.accounting import elements_for, fits, usage_pct
 from reference_model.errors import ConfigurationError
 from reference_model.outcomes import (
-    CMD_INVALID, CMD_NO_ALTER_PENDING, CQS_NO_MSG, CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome,
+    CMD_INVALID,
+    CMD_NO_ALTER_PENDING,
+    CQS_NO_MSG,
+    CQS_REJECTED_OVERFLOW,
+    CQS_STRUCTURE_FULL,
+    Outcome,
 )  # fmt: skip
 from reference_model.state import Message, Pools, Queue, Structure
 from reference_model.units import SIZE_100MB
@@ -85,11 +90,11 @@ def put(model: Model, op: Put) -> Outcome:
     if overflowed:
         rules += ("CQS-022",)
     signals = model.full_signals(s)
-    if not s.defn.resource and not s.alter_pending and not s.overflow_mode:
-        if _usage(model, s) >= s.defn.effective_ovflwmax:
-            s.alter_pending = True
-            signals += (f"ALTER {s.defn.name}",)
-            rules += ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
+    idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
+    if idle and _usage(model, s) >= s.defn.effective_ovflwmax:
+        s.alter_pending = True
+        signals += (f"ALTER {s.defn.name}",)
+        rules += ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
 
 
@@ -206,9 +211,15 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
     s.overflow_start = model.clock
     s.overflow_base = _usage(model, s)
     approved = select(model, s)
-    rules = ("CQS-005", "CQS-006", "CQS-007", "CQS-008", "CQS-018",
-             "CQS-009" if model.overflow_exit is not None else "CQS-010")
-    signals = (f"OVERFLOW_ON {s.defn.name}",) + tuple(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in approved)
+    rules = (
+        "CQS-005",
+        "CQS-006",
+        "CQS-007",
+        "CQS-008",
+        "CQS-018",
+        "CQS-009" if model.overflow_exit is not None else "CQS-010",
+    )
+    signals = (f"OVERFLOW_ON {s.defn.name}", *(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in approved))
     s.overflow_queues = set(approved)
     if s.defn.ovflwstr is not None:
         _move(model, s, approved)
@@ -221,8 +232,7 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
         if _usage(model, s) <= target(model, s):
             signals += _end_overflow(s)
             rules += ("CQS-015",)
-    return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s),
-                   usage=s.pools.as_tuple())
+    return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s), usage=s.pools.as_tuple())
 
 
 def _altered(model: Model, s: Structure, size_kb: int | None) -> Outcome:

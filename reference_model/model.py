@@ -23,9 +23,25 @@ from reference_model.accounting import usage_pct
 from reference_model.config import Config
 from reference_model.errors import ConfigurationError
 from reference_model.operations import (
-    AdvanceClock, AlterOutcome, AlterQueue, AlterStructure, Backout, Backup, Commit,
-    DefineQueue, DefineStructure, FailStructure, Get, Inspect, Put, Recover, SetOverflowExit,
-    SetPerfmev, SetxcfAlter, StartQmgr, StopQmgr,
+    AdvanceClock,
+    AlterOutcome,
+    AlterQueue,
+    AlterStructure,
+    Backout,
+    Backup,
+    Commit,
+    DefineQueue,
+    DefineStructure,
+    FailStructure,
+    Get,
+    Inspect,
+    Put,
+    Recover,
+    SetOverflowExit,
+    SetPerfmev,
+    SetxcfAlter,
+    StartQmgr,
+    StopQmgr,
 )  # fmt: skip
 from reference_model.outcomes import SIGNAL_RULES, Outcome
 from reference_model.state import Message, Qmgr, Queue, Structure
@@ -63,8 +79,7 @@ class Model:
             handler = None
         if handler is None:
             kind = getattr(op, "KIND", type(op).__name__)
-            raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile",
-                                     "TOPOLOGY-002")
+            raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002")
         if view:
             self.view = view
             self._view_base = {n: self.structures[n].pools.as_tuple() for n in view if n in self.structures}
@@ -114,8 +129,7 @@ class Model:
         try:
             return self.structures[name]
         except KeyError:
-            raise ConfigurationError("cfstruct", name, f"one of {sorted(self.structures)}",
-                                     "TOPOLOGY-013") from None
+            raise ConfigurationError("cfstruct", name, f"one of {sorted(self.structures)}", "TOPOLOGY-013") from None
 
     def pools(self, s: Structure) -> tuple[int, int, int, int]:
         """The usage decisions are taken on: the implementation's view if given, else ours.
@@ -147,8 +161,9 @@ class Model:
         if threshold <= 0:
             return ()
         p = s.pools
-        high = (100 * p.entries_used >= threshold * p.entries_total
-                or 100 * p.elements_used >= threshold * p.elements_total)
+        high = (
+            100 * p.entries_used >= threshold * p.entries_total or 100 * p.elements_used >= threshold * p.elements_total
+        )
         if high and not s.full_warning:
             s.full_warning = True
             return (f"IXC585E {s.defn.name}",)
@@ -213,8 +228,9 @@ def _dispatch_table(profile: str) -> dict[type, Handler]:
         SetxcfAlter: admin.setxcf_alter, AdvanceClock: _advance, Inspect: _inspect,
     }  # fmt: skip
     if profile == "cqs":
-        common.update({Put: cqs.put, Get: cqs.get, AlterOutcome: cqs.alter_outcome,
-                       SetOverflowExit: cqs.set_overflow_exit})
+        common.update(
+            {Put: cqs.put, Get: cqs.get, AlterOutcome: cqs.alter_outcome, SetOverflowExit: cqs.set_overflow_exit}
+        )
         return common
     common.update({
         Put: mq.put, Get: mq.get, Commit: mq.commit, Backout: mq.backout,

@@ -8,9 +8,18 @@ from reference_model import events, offload
 from reference_model.accounting import elements_for, fits
 from reference_model.errors import ConfigurationError
 from reference_model.outcomes import (
-    CMD_NO_BACKUP, CMD_NOT_ACTIVE, CMD_NOT_ALLOWED, CMD_NOT_FAILED, MQRC_CF_STRUC_FAILED,
-    MQRC_MSG_TOO_BIG_FOR_Q, MQRC_NO_MSG_AVAILABLE, MQRC_PERSISTENT_NOT_ALLOWED, MQRC_Q_FULL,
-    MQRC_STORAGE_MEDIUM_FULL, MQRC_WRONG_CF_LEVEL, Outcome,
+    CMD_NO_BACKUP,
+    CMD_NOT_ACTIVE,
+    CMD_NOT_ALLOWED,
+    CMD_NOT_FAILED,
+    MQRC_CF_STRUC_FAILED,
+    MQRC_MSG_TOO_BIG_FOR_Q,
+    MQRC_NO_MSG_AVAILABLE,
+    MQRC_PERSISTENT_NOT_ALLOWED,
+    MQRC_Q_FULL,
+    MQRC_STORAGE_MEDIUM_FULL,
+    MQRC_WRONG_CF_LEVEL,
+    Outcome,
 )  # fmt: skip
 from reference_model.state import Message, Qmgr, Queue, Structure
 from reference_model.units import SIZE_63K, SIZE_100MB
@@ -18,7 +27,16 @@ from reference_model.units import SIZE_63K, SIZE_100MB
 if TYPE_CHECKING:
     from reference_model.model import Model
     from reference_model.operations import (
-        Backout, Backup, Commit, FailStructure, Get, Put, Recover, SetPerfmev, StartQmgr, StopQmgr,
+        Backout,
+        Backup,
+        Commit,
+        FailStructure,
+        Get,
+        Put,
+        Recover,
+        SetPerfmev,
+        StartQmgr,
+        StopQmgr,
     )  # fmt: skip
 
 
@@ -27,8 +45,7 @@ def _caller(model: Model, qmgr: str, queue: str) -> tuple[Qmgr, Queue, Structure
     q = model.queues.get(queue) or model.queue(queue)
     if q.defn.cfstruct is None:
         if q.defn.qmgr != qmgr:
-            raise ConfigurationError("qmgr", qmgr, f"{q.defn.qmgr}, the owner of nonshared queue {queue}",
-                                     "QDEPTH-008")
+            raise ConfigurationError("qmgr", qmgr, f"{q.defn.qmgr}, the owner of nonshared queue {queue}", "QDEPTH-008")
         return qm, q, None
     return qm, q, model.structures[q.defn.cfstruct]
 
@@ -114,8 +131,15 @@ def put(model: Model, op: Put) -> Outcome:
             rules += ("QDEPTH-001", *events.rules_for("QDPHI", q, fired))
     if s is None:
         return Outcome("put", True, rules=rules, events=fired)
-    return Outcome("put", True, rules=rules, offloaded=offloaded, events=fired,
-                   signals=model.full_signals(s), usage=s.pools.as_tuple())
+    return Outcome(
+        "put",
+        True,
+        rules=rules,
+        offloaded=offloaded,
+        events=fired,
+        signals=model.full_signals(s),
+        usage=s.pools.as_tuple(),
+    )
 
 
 def _remove(model: Model, q: Queue, index: int, s: Structure | None) -> None:
@@ -133,11 +157,10 @@ def get(model: Model, op: Get) -> Outcome:
         return Outcome("get", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
     if s is not None and s.failed:
         return Outcome("get", False, MQRC_CF_STRUC_FAILED, ("RECOVERY-002",))
-    for index, msg in enumerate(q.msgs):
-        if not msg.uncommitted and not msg.locked:
-            break
-    else:
+    index = next((i for i, m in enumerate(q.msgs) if not m.uncommitted and not m.locked), None)
+    if index is None:
         return Outcome("get", False, MQRC_NO_MSG_AVAILABLE, ("QUEUE-001", "QUEUE-002"))
+    msg = q.msgs[index]
     if op.syncpoint:
         msg.locked = True
         qm.uow.append(("get", q.defn.name, msg.seq))
@@ -159,8 +182,9 @@ def get(model: Model, op: Get) -> Outcome:
             rules += ("QDEPTH-002", *events.rules_for("QDPLO", q, fired))
     if s is None:
         return Outcome("get", True, rules=rules, tag=msg.tag, events=fired)
-    return Outcome("get", True, rules=rules, tag=msg.tag, events=fired, signals=model.full_signals(s),
-                   usage=s.pools.as_tuple())
+    return Outcome(
+        "get", True, rules=rules, tag=msg.tag, events=fired, signals=model.full_signals(s), usage=s.pools.as_tuple()
+    )
 
 
 def _settle(model: Model, qm: Qmgr, commit: bool) -> tuple[str, ...]:
@@ -290,5 +314,6 @@ def recover(model: Model, op: Recover) -> Outcome:
             s.pools.entries_used += 1
             s.pools.elements_used += m.elements
     s.failed, s.failure_snapshot = False, {}
-    return Outcome("recover", rules=("RECOVERY-003", "RECOVERY-004"), signals=model.full_signals(s),
-                   usage=s.pools.as_tuple())
+    return Outcome(
+        "recover", rules=("RECOVERY-003", "RECOVERY-004"), signals=model.full_signals(s), usage=s.pools.as_tuple()
+    )

@@ -179,9 +179,7 @@ class SetOverflowExit:
     """Install (``vetoes`` = queues the exit rejects) or remove (``None``) the Queue Overflow exit."""
 
     KIND: ClassVar[str] = "set_overflow_exit"
-    vetoes: tuple[str, ...] | None = attrs.field(
-        default=None, converter=lambda v: None if v is None else tuple(v)
-    )
+    vetoes: tuple[str, ...] | None = attrs.field(default=None, converter=lambda v: None if v is None else tuple(v))
 
 
 @attrs.frozen

@@ -14,11 +14,22 @@ from reference_model.config import Accounting, QueueDef, StructureDef
 class Message:
     """One message (MQ) or data object (CQS) on a queue."""
 
-    __slots__ = ("elements", "length", "locked", "offloaded", "on_overflow", "persistent", "seq",
-                 "staged", "tag", "uncommitted")
+    __slots__ = (
+        "elements",
+        "length",
+        "locked",
+        "offloaded",
+        "on_overflow",
+        "persistent",
+        "seq",
+        "staged",
+        "tag",
+        "uncommitted",
+    )
 
-    def __init__(self, seq: int, tag: int, length: int, persistent: bool, offloaded: bool,
-                 elements: int, uncommitted: bool) -> None:
+    def __init__(
+        self, seq: int, tag: int, length: int, persistent: bool, offloaded: bool, elements: int, uncommitted: bool
+    ) -> None:
         self.seq = seq
         self.tag = tag
         self.length = length
@@ -31,8 +42,7 @@ class Message:
         self.staged: tuple[int, ...] = ()
 
     def clone(self) -> Message:
-        m = Message(self.seq, self.tag, self.length, self.persistent, self.offloaded, self.elements,
-                    self.uncommitted)
+        m = Message(self.seq, self.tag, self.length, self.persistent, self.offloaded, self.elements, self.uncommitted)
         m.locked = self.locked
         m.on_overflow = self.on_overflow
         m.staged = self.staged
@@ -62,9 +72,22 @@ class Pools:
 class Structure:
     """A CF application structure (MQ) or a CQS primary structure."""
 
-    __slots__ = ("alter_pending", "backup_taken", "defn", "failed", "failure_snapshot",
-                 "full_warning", "overflow_base", "overflow_mode", "overflow_pools",
-                 "overflow_queues", "overflow_start", "pools", "size_kb", "staging_depth")
+    __slots__ = (
+        "alter_pending",
+        "backup_taken",
+        "defn",
+        "failed",
+        "failure_snapshot",
+        "full_warning",
+        "overflow_base",
+        "overflow_mode",
+        "overflow_pools",
+        "overflow_queues",
+        "overflow_start",
+        "pools",
+        "size_kb",
+        "staging_depth",
+    )
 
     def __init__(self, defn: StructureDef, acct: Accounting) -> None:
         self.defn = defn

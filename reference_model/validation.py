@@ -46,8 +46,9 @@ def check_bool(field: str, value: Any, rule_id: str) -> None:
 def check_cfstruct_name(field: str, name: Any) -> None:
     """TOPOLOGY-001 and TOPOLOGY-009: CSQ_ADMIN holds no messages; names are A-Z then A-Z0-9, <= 12."""
     if name == ADMIN_NAME:
-        raise ConfigurationError(field, name, "any name but CSQ_ADMIN (the admin structure holds no messages)",
-                                 "TOPOLOGY-001")
+        raise ConfigurationError(
+            field, name, "any name but CSQ_ADMIN (the admin structure holds no messages)", "TOPOLOGY-001"
+        )
     if not isinstance(name, str) or not CFSTRUCT_NAME.match(name):
         raise ConfigurationError(field, name, "1-12 characters, A-Z first, then A-Z or 0-9", "TOPOLOGY-009")
 
@@ -64,8 +65,7 @@ def validate_structure(s: StructureDef) -> None:
     check_int(f"{f}.cflevel", s.cflevel, 1, 5, "CFLEVEL-001")
     check_bool(f"{f}.recover", s.recover, "CFLEVEL-007")
     if s.recover and s.cflevel < 3:
-        raise ConfigurationError(f"{f}.recover", True, "RECOVER(YES) only with CFLEVEL(3) or higher",
-                                 "CFLEVEL-007")
+        raise ConfigurationError(f"{f}.recover", True, "RECOVER(YES) only with CFLEVEL(3) or higher", "CFLEVEL-007")
     if s.offload is not None:
         if s.offload not in ("SMDS", "DB2"):
             raise ConfigurationError(f"{f}.offload", s.offload, "SMDS or DB2", "OFFLOAD-006")
@@ -125,12 +125,12 @@ def validate_config(c: Config) -> None:
 
 def _validate_qmgrs(c: Config) -> None:
     if not c.qmgrs or len(c.qmgrs) > MAX_QMGRS_PER_STRUCTURE:
-        raise ConfigurationError("qmgrs", len(c.qmgrs), f"1..{MAX_QMGRS_PER_STRUCTURE} queue managers",
-                                 "TOPOLOGY-006")
+        raise ConfigurationError("qmgrs", len(c.qmgrs), f"1..{MAX_QMGRS_PER_STRUCTURE} queue managers", "TOPOLOGY-006")
     for name in c.qmgrs:
         if not isinstance(name, str) or not QMGR_NAME.match(name):
-            raise ConfigurationError(f"qmgrs[{name}]", name, "1-4 characters, A-Z first, then A-Z or 0-9",
-                                     "TOPOLOGY-010")
+            raise ConfigurationError(
+                f"qmgrs[{name}]", name, "1-4 characters, A-Z first, then A-Z or 0-9", "TOPOLOGY-010"
+            )
     dup = [n for n, k in Counter(c.qmgrs).items() if k > 1]
     if dup:
         raise ConfigurationError("qmgrs", dup[0], "unique queue manager names", "TOPOLOGY-006")
@@ -151,8 +151,12 @@ def check_structure_count(names: list[str], field: str = "structures") -> None:
     limit = MAX_STRUCTURES_PER_QSG - 1
     if len(names) > limit:
         if SYSAPPL_NAME in names:
-            raise ConfigurationError(field, len(names), f"at most {limit} application structures: CSQSYSAPPL "
-                                     f"and {limit - 1} for message data", "TOPOLOGY-004")
+            raise ConfigurationError(
+                field,
+                len(names),
+                f"at most {limit} application structures: CSQSYSAPPL and {limit - 1} for message data",
+                "TOPOLOGY-004",
+            )
         raise ConfigurationError(field, len(names), f"at most {limit} application structures", "TOPOLOGY-003")
 
 
@@ -164,11 +168,13 @@ def _validate_structures(c: Config) -> None:
         raise ConfigurationError(f"structures[{dup[0]}]", dup[0], "unique structure names", "TOPOLOGY-009")
     for s in c.structures:
         if c.profile == "mq" and (s.ovflwmax is not None or s.ovflwstr is not None or s.resource):
-            raise ConfigurationError(f"structures[{s.name}].ovflwstr", s.ovflwstr,
-                                     "no CQS overflow fields in the mq profile", "CQS-016")
+            raise ConfigurationError(
+                f"structures[{s.name}].ovflwstr", s.ovflwstr, "no CQS overflow fields in the mq profile", "CQS-016"
+            )
         if s.ovflwstr is not None and s.ovflwstr in names:
-            raise ConfigurationError(f"structures[{s.name}].ovflwstr", s.ovflwstr,
-                                     "a name not used by another primary structure", "CQS-011")
+            raise ConfigurationError(
+                f"structures[{s.name}].ovflwstr", s.ovflwstr, "a name not used by another primary structure", "CQS-011"
+            )
 
 
 def _validate_queues(c: Config) -> None:
@@ -181,9 +187,12 @@ def _validate_queues(c: Config) -> None:
         if q.cfstruct is not None:
             per_structure[q.cfstruct] += 1
             if per_structure[q.cfstruct] > MAX_QUEUES_PER_STRUCTURE:
-                raise ConfigurationError(f"queues[{q.name}].cfstruct", q.cfstruct,
-                                         f"at most {MAX_QUEUES_PER_STRUCTURE} queues per structure",
-                                         "TOPOLOGY-005")
+                raise ConfigurationError(
+                    f"queues[{q.name}].cfstruct",
+                    q.cfstruct,
+                    f"at most {MAX_QUEUES_PER_STRUCTURE} queues per structure",
+                    "TOPOLOGY-005",
+                )
 
 
 def check_queue_against(c: Config, q: QueueDef, structures: set[str], existing: set[str]) -> None:
@@ -193,14 +202,17 @@ def check_queue_against(c: Config, q: QueueDef, structures: set[str], existing: 
         raise ConfigurationError(f"{f}.name", q.name, "a name not already defined", "TOPOLOGY-013")
     if q.cfstruct is None:
         if c.profile == "cqs":
-            raise ConfigurationError(f"{f}.cfstruct", None, "a defined structure (CQS queues live on one)",
-                                     "TOPOLOGY-013")
+            raise ConfigurationError(
+                f"{f}.cfstruct", None, "a defined structure (CQS queues live on one)", "TOPOLOGY-013"
+            )
         if q.qmgr not in c.qmgrs:
-            raise ConfigurationError(f"{f}.qmgr", q.qmgr, f"an owning queue manager, one of {list(c.qmgrs)}",
-                                     "QDEPTH-008")
+            raise ConfigurationError(
+                f"{f}.qmgr", q.qmgr, f"an owning queue manager, one of {list(c.qmgrs)}", "QDEPTH-008"
+            )
     elif q.cfstruct not in structures:
-        raise ConfigurationError(f"{f}.cfstruct", q.cfstruct, f"a defined structure, one of {sorted(structures)}",
-                                 "TOPOLOGY-013")
+        raise ConfigurationError(
+            f"{f}.cfstruct", q.cfstruct, f"a defined structure, one of {sorted(structures)}", "TOPOLOGY-013"
+        )
 
 
 def _validate_admin(c: Config) -> None:
@@ -210,9 +222,12 @@ def _validate_admin(c: Config) -> None:
     check_int("admin_size_kb", c.admin_size_kb, 1, None, "TOPOLOGY-008")
     minimum = admin_min_kb(len(c.qmgrs), c.admin_table)
     if minimum is not None and c.admin_size_kb < minimum:
-        raise ConfigurationError("admin_size_kb", c.admin_size_kb,
-                                 f">= {minimum} KB for {len(c.qmgrs)} queue managers (Table 1, {c.admin_table})",
-                                 "TOPOLOGY-008")
+        raise ConfigurationError(
+            "admin_size_kb",
+            c.admin_size_kb,
+            f">= {minimum} KB for {len(c.qmgrs)} queue managers (Table 1, {c.admin_table})",
+            "TOPOLOGY-008",
+        )
 
 
 def round_lgmsgsz(value: int) -> int:

@@ -1,5 +1,4 @@
 """Architecture rules checked on the source: reference_model is pure, reports never do I/O."""
-# ruff: noqa: SIM300  (tests assert in expected == actual order)
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
 """Meta-tests of the rule catalogue: IDs, citations, statuses, readings, observables, coverage."""
-# ruff: noqa: SIM300  (tests assert in expected == actual order)
 
 from __future__ import annotations
 

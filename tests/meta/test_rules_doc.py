@@ -1,5 +1,4 @@
 """docs/RULES.md and ``cfconform rules`` render the catalogue."""
-# ruff: noqa: SIM300  (tests assert in expected == actual order)
 
 from __future__ import annotations
 
