@@ -157,7 +157,7 @@ MQ_ADMIN = (
     "define_structure",
     "setxcf_alter",
 )
-CQS_ADMIN = ("inspect", "set_overflow_exit", "define_structure", "setxcf_alter")
+CQS_ADMIN = ("inspect", "set_overflow_exit", "define_structure", "setxcf_alter", "unsolicited_alter_outcome")
 ALTER_STRUCTURE_CHANGES = st.fixed_dictionaries({}, optional={
     "cflevel": st.integers(1, 5), "recover": st.booleans(),
     "offload": st.sampled_from((None, "SMDS", "DB2", "DISK")), "fullthreshold": st.sampled_from((0, 80, 85, 101)),
@@ -363,6 +363,11 @@ class CQSMachine(_Profiled):
     @rule(seconds=st.sampled_from(b.CLOCK_STEPS))
     def advance_clock(self, seconds: int) -> None:
         self._do(o.AdvanceClock(seconds))
+
+    def _unsolicited_alter_outcome(self, data: st.DataObject) -> None:
+        """z/OS answering an alter CQS never started must be refused (CQS-003)."""
+        s = self.model.structures[self._structure(data.draw(INDEX))]
+        self._do(o.AlterOutcome(s.defn.name, data.draw(st.booleans()), None))
 
     def _set_overflow_exit(self, data: st.DataObject) -> None:
         vetoes = data.draw(st.one_of(st.none(), st.lists(INDEX, max_size=3)))
