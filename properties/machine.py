@@ -42,6 +42,10 @@ class ConformanceFailure(AssertionError):
         )
 
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.verdict,))
+
+
 class AdapterFailure(AssertionError):
     """The implementation could not answer (crash, hang, protocol breach)."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -56,8 +55,15 @@ def run_machine(
         factory = hypothesis_seed(seed)(factory)
     start = time.perf_counter()
     error = None
-    with contextlib.suppress(ConformanceFailure, AdapterFailure):  # recorded by the machine's recorder
+    try:
         run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
+    except (ConformanceFailure, AdapterFailure):
+        pass  # recorded by the machine's recorder
+    except Exception:
+        # Hypothesis may wrap our failure (a FlakyFailure group when it did not recur on
+        # Hypothesis's own replay); the recorded trace is replayed below and judged on its own.
+        if machine.recorder.last_failure is None:
+            raise
     seconds = time.perf_counter() - start
     failure = None
     rec = machine.recorder
