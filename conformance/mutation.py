@@ -79,13 +79,15 @@ def _collect(results: Iterable[Kill], total: int, kills: list[Kill]) -> list[Kil
         kills.append(k)
         survivors = sum(not x.killed for x in kills)
         log.info(
-            "mutants %d/%d done, %d not killed (last: %s %s in %.1f s)",
+            "mutants %d/%d done, %d not killed (last: %s %s in %.1f s, reproducer %s steps, documented %d)",
             len(kills),
             total,
             survivors,
             k.mutant,
             "killed" if k.killed else "SURVIVED",
             k.seconds,
+            k.reproducer_steps,
+            k.documented_steps,
         )
     return kills
 

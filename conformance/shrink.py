@@ -108,7 +108,10 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             initsize = None if s.initsize_kb is None else min(s.initsize_kb, fixed + usable)
             out.append(swap(attrs.evolve(s, size_kb=fixed + usable, initsize_kb=initsize)))
         out += [swap(attrs.evolve(s, ratio=r)) for r in _RATIOS if r != s.ratio]
+    used = _referenced(ops)
     for i, q in enumerate(config.queues):
+        if q.name not in used:
+            continue  # e.g. the filler queues before a 513th
         for depth in (d for d in (1, 2, 3, 5, q.maxdepth // 2) if 0 < d < q.maxdepth):
             smaller_q = attrs.evolve(q, maxdepth=depth)
             out.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))

@@ -15,7 +15,7 @@ HELP = "run the gate against every mutant; print the kill table and the mutation
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hypothesis-profile", default="ci", choices=("dev", "ci", "nightly"))
     parser.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random)")
-    parser.add_argument("--only", default=None, help="shell pattern over mutant IDs, e.g. 'M-QDEPTH-*'")
+    parser.add_argument("--only", default=None, help="shell patterns over mutant IDs, comma-separated, e.g. 'M-QDEPTH-*,M-CQS-01?-a'")
     parser.add_argument("--format", choices=("table", "json"), default="table")
 
 
@@ -23,7 +23,8 @@ def run(args: argparse.Namespace) -> int:
     from adapters.mutants import MUTANTS
     from conformance.mutation import kill_all, summary
 
-    chosen = [m for m in MUTANTS if args.only is None or fnmatch.fnmatchcase(m.id, args.only)]
+    patterns = args.only.split(",") if args.only else ["*"]
+    chosen = [m for m in MUTANTS if any(fnmatch.fnmatchcase(m.id, p) for p in patterns)]
     if not chosen:
         print(f"cfconform mutants: no mutant matches {args.only!r}")
         return 2

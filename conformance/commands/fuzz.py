@@ -1,0 +1,36 @@
+"""``cfconform fuzz``: a seeded fuzz campaign on Spark (or locally), resumable, with triage.
+
+Examples::
+
+    cfconform fuzz --adapter reference --traces 100000 --steps 20
+    cfconform fuzz --adapter mutant:M-CFLEVEL-002-b --traces 100000 --steps 20 --profile mq --out /tmp/c1
+    cfconform fuzz --adapter-cmd "node examples/node-adapter/adapter.js" --traces 1000000 --steps 30 \\
+        --master spark://head:7077 --out hdfs:///campaigns/node-1
+
+The same arguments work with ``spark-submit spark_fuzz/job.py``.  Writes Parquet tables
+(``divergences/``, ``coverage/``, ``blocks/``, ``meta/``, with ``--full-traces`` also
+``traces/``), one minimised reproducer per failure signature (``reproducers/``, replay
+with ``cfconform replay``) and ``report.md``/``report.html`` to ``--out``.  Rerunning
+the same command resumes an interrupted campaign; other arguments with the same
+``--out`` are refused (exit 2).  Exit codes: 0 nothing found, 1 divergences,
+2 usage or configuration error, 3 adapter faults.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "fuzz"
+HELP = "run a seeded fuzz campaign on Spark: Parquet results, minimised reproducers, report"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from spark_fuzz.options import configure_fuzz
+
+    configure_fuzz(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from spark_fuzz.job import fuzz_main
+
+    return fuzz_main(args)
