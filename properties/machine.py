@@ -41,7 +41,6 @@ class ConformanceFailure(AssertionError):
             f"[{', '.join(verdict.rules)}]"
         )
 
-
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.verdict,))
 
@@ -168,6 +167,11 @@ ALTER_STRUCTURE_CHANGES = st.fixed_dictionaries({}, optional={
     **{f"offld{n}th": st.sampled_from((*b.THRESHOLDS, -1, 101)) for n in (1, 2, 3)},
     **{f"offld{n}sz": st.sampled_from((*b.OFFLOAD_SIZES, 65536, 65537)) for n in (1, 2, 3)},
 })  # fmt: skip
+ALTER_QUEUE_CHANGES = st.fixed_dictionaries({}, optional={
+    "qdphiev": st.booleans(), "qdploev": st.booleans(), "qdpmaxev": st.booleans(),
+    "qdepthhi": st.sampled_from((-1, 0, 50, 80, 100, 101)), "qdepthlo": st.sampled_from((-1, 0, 20, 100, 101)),
+    "maxdepth": st.sampled_from((-1, 0, 1, 5, 999_999_999, 1_000_000_000)),
+})  # fmt: skip
 DEFINE_QUEUE_FIELDS = st.fixed_dictionaries({}, optional={
     "qdepthhi": st.sampled_from((-1, 0, 80, 100, 101)), "maxdepth": st.sampled_from((-1, 0, 5)),
     "maxmsgl": st.sampled_from((-1, 64 * 1024, 104_857_601)), "name": st.sampled_from(("bad name!", "Q0")),
@@ -267,6 +271,18 @@ class MQMachine(_Profiled):
             if not self.checker.history[-1][1].ok:  # type: ignore[union-attr]
                 return
 
+    @rule(m=INDEX, s=INDEX, backup=st.one_of(st.none(), INDEX), purge=st.booleans(), q=INDEX)
+    def failure_cycle(self, m: int, s: int, backup: int | None, purge: bool, q: int) -> None:
+        """BACKUP CFSTRUCT (of some structure, or none), a structure fails, RECOVER CFSTRUCT, then a get
+        (RECOVERY-001..007: what comes back, and in which order)."""
+        name = self._structure(s)
+        if backup is not None:
+            self._do(o.Backup(self._qmgr(m), self._structure(backup)))
+        self._do(o.FailStructure(name))
+        self._do(o.Recover(name, purge))
+        queue = self.model.queues[self._queue(q)]
+        self._do(o.Get(queue.defn.qmgr or self._qmgr(m), queue.defn.name, False))
+
     @rule(m=INDEX, commit=st.booleans())
     def end_unit_of_work(self, m: int, commit: bool) -> None:
         self._do((o.Commit if commit else o.Backout)(self._qmgr(m)))
@@ -288,8 +304,8 @@ class MQMachine(_Profiled):
         self._do(o.Recover(self._structure(data.draw(INDEX)), data.draw(st.booleans())))
 
     def _alter_queue(self, data: st.DataObject) -> None:
-        flags = {k: data.draw(st.booleans()) for k in ("qdphiev", "qdploev", "qdpmaxev")}
-        self._do(o.AlterQueue(self._queue(data.draw(INDEX)), flags))
+        """ALTER QLOCAL: event switches and depth limits, some out of range (QDEPTH-014)."""
+        self._do(o.AlterQueue(self._queue(data.draw(INDEX)), data.draw(ALTER_QUEUE_CHANGES)))
 
     def _alter_structure(self, data: st.DataObject) -> None:
         """ALTER CFSTRUCT with any subset of keywords, some out of range (OFFLOAD-006/007/011/013, CFLEVEL-009)."""
