@@ -1,0 +1,136 @@
+"""Spark campaign throughput beside the same generator + checker in one plain Python process.
+
+Prints, measured in the same run:
+
+- checked steps/s of a campaign on ``--master`` (default ``local[2]``) during its compute
+  phase (the Spark jobs that run the blocks) and end to end (with consolidation),
+  beside the plain loop ``generate`` + ``run_trace`` over the same seeds in this process
+  (measured before and after the campaigns, averaged, as the machine's load drifts);
+  goal: campaign >= 1.7x the plain loop on 2 cores;
+- cost per trace (compute seconds / traces) at each ``--traces`` size; goal: the largest
+  within 20% of the smallest;
+- driver memory (RSS of this Python process and of the driver JVM) before and after each
+  campaign; nothing per trace is collected to the driver, so it must not grow with traces.
+
+Run (about 3 minutes for 10^4 and 10^5 traces on 2 cores)::
+
+    .venv/bin/python benchmarks/campaign_throughput.py [--traces 10000,100000] [--steps 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from adapters.registry import load_adapter
+from conformance.runner import run_trace
+from properties.generator import generate
+from spark_fuzz.blocks import CampaignSpec, trace_profile, trace_seed
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    """Resident set size of a process in MB (Linux /proc)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def plain_loop(spec: CampaignSpec, traces: int) -> tuple[float, float]:
+    """``(steps/s, traces/s)`` of generate + run_trace over the campaign's first ``traces`` seeds."""
+    adapter = load_adapter(spec.adapter)
+    caps = adapter.capabilities()
+    steps = 0
+    start = time.perf_counter()
+    for i in range(traces):
+        config, ops = generate(trace_seed(spec.seed, i), trace_profile(spec.profiles, i), spec.steps)
+        steps += run_trace(adapter, config, ops, caps=caps).steps_checked
+    seconds = time.perf_counter() - start
+    adapter.close()
+    return steps / seconds, traces / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--traces", default="10000,100000", help="campaign sizes, comma-separated")
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--adapter", default="reference")
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--block-size", type=int, default=1000)
+    parser.add_argument("--partitions", type=int, help="blocks per Spark job (default: the job's default)")
+    parser.add_argument("--baseline-traces", type=int, default=5000, help="traces of each plain-loop measurement")
+    parser.add_argument("--out", help="campaign directory root (default: a temporary directory, removed)")
+    parser.add_argument(
+        "--jvm-options", default="", help="spark.driver.extraJavaOptions (e.g. -XX:TieredStopAtLevel=1)"
+    )
+    args = parser.parse_args()
+    sizes = [int(n.replace("_", "")) for n in args.traces.split(",")]
+
+    from spark_fuzz.job import run_campaign
+    from spark_fuzz.session import build_session
+
+    root = args.out or tempfile.mkdtemp(prefix="cfconform-bench-")
+    spec_of = lambda n: CampaignSpec(args.adapter, n, args.steps, block_size=args.block_size)  # noqa: E731
+    base_before = plain_loop(spec_of(args.baseline_traces), args.baseline_traces)
+    begin = time.perf_counter()
+    conf = {"spark.driver.extraJavaOptions": args.jvm_options} if args.jvm_options else {}
+    spark = build_session(args.master, "cfconform-benchmark", ui=False, conf=conf)
+    jvm_pid = spark.sparkContext._gateway.proc.pid
+    startup = time.perf_counter() - begin
+    warm = CampaignSpec(args.adapter, 2 * args.block_size, args.steps, seed=99, block_size=args.block_size)
+    run_campaign(spark, warm, f"{root}/warmup", progress_seconds=0, emit=lambda line: None, triage_failures=False)
+    print(f"session start {startup:.1f} s; parallelism {spark.sparkContext.defaultParallelism}; master "
+          f"{spark.sparkContext.master}; cores on this machine {os.cpu_count()}")  # fmt: skip
+    rows = []
+    for n in sizes:
+        py0, jvm0, cpu0 = rss_mb(), rss_mb(jvm_pid), cpu_seconds(jvm_pid)
+        start = time.perf_counter()
+        summary = run_campaign(spark, spec_of(n), f"{root}/c{n}", partitions=args.partitions, progress_seconds=30,
+                               triage_failures=False)  # fmt: skip
+        total = time.perf_counter() - start
+        run = summary["run"]
+        jvm_cpu = cpu_seconds(jvm_pid) - cpu0
+        rows.append((n, run, total, summary["totals"]["block_seconds"], jvm_cpu, py0, rss_mb(), jvm0, rss_mb(jvm_pid)))
+    spark.stop()
+    base_after = plain_loop(spec_of(args.baseline_traces), args.baseline_traces)
+    base_steps = (base_before[0] + base_after[0]) / 2
+    base_traces = (base_before[1] + base_after[1]) / 2
+    print(f"plain Python loop: {base_steps:,.0f} steps/s, {base_traces:,.0f} traces/s "
+          f"(before {base_before[0]:,.0f}, after {base_after[0]:,.0f} steps/s)")  # fmt: skip
+    print(f"{'traces':>9} {'compute s':>9} {'steps/s':>10} {'ratio':>6} {'e2e s':>7} {'e2e ratio':>9} "
+          f"{'us/trace':>8} {'blk-s/s':>7} {'JVM cpu s':>9} {'py RSS MB':>15} {'JVM RSS MB':>15}")  # fmt: skip
+    for n, run, total, block_seconds, jvm_cpu, py0, py1, jvm0, jvm1 in rows:
+        steps_s = run["steps"] / run["compute_seconds"]
+        e2e = run["steps"] / total
+        print(
+            f"{n:>9,} {run['compute_seconds']:>9.1f} {steps_s:>10,.0f} {steps_s / base_steps:>5.2f}x {total:>7.1f} "
+            f"{e2e / base_steps:>8.2f}x {1e6 * run['compute_seconds'] / n:>8.0f} "
+            f"{block_seconds / run['compute_seconds']:>7.2f} {jvm_cpu:>9.1f} {py0:>7.0f}->{py1:<7.0f} "
+            f"{jvm0:>7.0f}->{jvm1:<7.0f}"
+        )
+    first, last = rows[0], rows[-1]
+    cost = (last[1]["compute_seconds"] / last[0]) / (first[1]["compute_seconds"] / first[0])
+    print(f"cost per trace at {last[0]:,} / at {first[0]:,}: {cost:.2f} (goal within 20%: 0.80 .. 1.20)")
+    print(
+        "ratio = campaign steps/s over the plain loop's (goal >= 1.7x on 2 cores); blk-s/s = busy worker "
+        "seconds per wall second (cores kept busy); JVM cpu s = CPU the driver JVM used during the campaign"
+    )
+    if not args.out:
+        shutil.rmtree(root, ignore_errors=True)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""A campaign's identity and its seed blocks (pure: no Spark, no I/O).
+
+Trace ``i`` of a campaign with seed ``S`` is ``generate(S * SEED_STRIDE + i, profile_i, steps)``
+where ``profile_i`` alternates over the campaign's profiles (``both`` = ``mq``, ``cqs``,
+``mq``, ...).  Traces are cut into *blocks* of ``block_size`` consecutive indexes; a block
+is the unit Spark schedules, writes atomically and skips on resume.  Everything here is a
+function of the campaign's arguments, so the same arguments give the same traces on a
+laptop and on a cluster.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+
+#: Seed of trace ``i``: ``seed * SEED_STRIDE + i`` (a prime stride, so campaigns of up to a
+#: million traces with neighbouring seeds never share a trace).
+SEED_STRIDE = 1_000_003
+PROFILE_CHOICES = ("mq", "cqs", "both")
+#: The arguments that define a campaign's results; a resumed run must repeat them exactly.
+IDENTITY_FIELDS = ("adapter", "traces", "steps", "seed", "profiles", "block_size", "full_traces")
+
+
+def _profiles(value: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return ("mq", "cqs") if value == "both" else (value,)
+    return tuple(value)
+
+
+@attrs.frozen
+class CampaignSpec:
+    """What a campaign runs: picklable (strings and numbers only), shipped to every Spark task.
+
+    Attributes:
+        adapter: the adapter spec (``reference``, ``module:attr``, ``wire:CMD``, ``mutant:ID``).
+        traces: how many traces.
+        steps: operations per trace.
+        seed: the campaign seed ``S``.
+        profiles: the model profiles traces alternate over.
+        block_size: traces per block.
+        full_traces: also record every trace (``traces/``), not only divergences.
+        timeout: seconds per wire reply (``wire:`` adapters only).
+    """
+
+    adapter: str
+    traces: int
+    steps: int
+    seed: int = 0
+    profiles: tuple[str, ...] = attrs.field(default=("mq", "cqs"), converter=_profiles)
+    block_size: int = 1000
+    full_traces: bool = False
+    timeout: float = 10.0
+
+    def validate(self) -> CampaignSpec:
+        """Raise :class:`ConfigurationError` naming the first bad argument; return self."""
+        for name in ("traces", "steps", "block_size"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ConfigurationError(f"--{name.replace('_', '-')}", value, "a whole number >= 1", UNKNOWN_FIELD)
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ConfigurationError("--seed", self.seed, "a whole number >= 0", UNKNOWN_FIELD)
+        if not self.profiles or any(p not in ("mq", "cqs") for p in self.profiles):
+            raise ConfigurationError("--profile", ",".join(self.profiles), "mq, cqs or both", UNKNOWN_FIELD)
+        if not self.adapter.strip():
+            raise ConfigurationError("--adapter", self.adapter, "an adapter spec", UNKNOWN_FIELD)
+        return self
+
+    def adapter_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``load_adapter`` (only wire adapters take a timeout)."""
+        return {"timeout": self.timeout} if self.adapter.startswith("wire:") else {}
+
+    def identity(self) -> dict[str, Any]:
+        """The arguments that fix the campaign's results (JSON-safe)."""
+        return {
+            "adapter": self.adapter, "traces": self.traces, "steps": self.steps, "seed": self.seed,
+            "profiles": list(self.profiles), "block_size": self.block_size, "full_traces": self.full_traces,
+        }  # fmt: skip
+
+    @property
+    def campaign_id(self) -> str:
+        """A short digest of :meth:`identity`: equal arguments, equal ID, on any machine."""
+        return campaign_id(self.identity())
+
+    def to_record(self) -> dict[str, Any]:
+        return self.identity() | {"timeout": self.timeout}
+
+
+def campaign_id(identity: Mapping[str, Any]) -> str:
+    text = json.dumps(dict(identity), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def trace_seed(seed: int, index: int) -> int:
+    """The generator seed of trace ``index`` of a campaign with seed ``seed``."""
+    return seed * SEED_STRIDE + index
+
+
+def trace_profile(profiles: Sequence[str], index: int) -> str:
+    """The profile of trace ``index``: the campaign's profiles in turn."""
+    return profiles[index % len(profiles)]
+
+
+def trace_index(seed: int, generator_seed: int) -> int:
+    """Inverse of :func:`trace_seed` (may be out of range for another campaign's seeds)."""
+    return generator_seed - seed * SEED_STRIDE
+
+
+@attrs.frozen(order=True)
+class Block:
+    """Traces ``first`` .. ``first + count - 1`` of a campaign, numbered ``index``."""
+
+    index: int
+    first: int
+    count: int
+
+    def indexes(self) -> range:
+        return range(self.first, self.first + self.count)
+
+    def as_tuple(self) -> tuple[int, int, int]:
+        return (self.index, self.first, self.count)
+
+
+def plan_blocks(traces: int, block_size: int) -> list[Block]:
+    """All blocks of a campaign of ``traces`` traces, in order; the last one may be short."""
+    return [Block(n, first, min(block_size, traces - first)) for n, first in enumerate(range(0, traces, block_size))]
+
+
+def pending_blocks(blocks: Iterable[Block], done: Iterable[int], limit: int | None = None) -> list[Block]:
+    """Blocks not yet written (``done``: indexes of finished blocks), at most ``limit`` of them."""
+    finished = set(done)
+    todo = [b for b in blocks if b.index not in finished]
+    return todo if limit is None else todo[: max(0, limit)]
+
+
+def waves(blocks: Sequence[Block], size: int) -> Iterator[list[Block]]:
+    """Consecutive groups of at most ``size`` blocks: one Spark job each."""
+    size = max(1, size)
+    for start in range(0, len(blocks), size):
+        yield list(blocks[start : start + size])
+
+
+def identity_mismatch(stored: Mapping[str, Any], wanted: Mapping[str, Any]) -> list[str]:
+    """``["steps: 20 (existing) != 30 (this run)", ...]``; empty when a rerun may resume."""
+    out = []
+    for key in IDENTITY_FIELDS:
+        if stored.get(key) != wanted.get(key):
+            out.append(f"{key}: {stored.get(key)!r} (existing) != {wanted.get(key)!r} (this run)")
+    return out
+
+
+def block_of_dirname(name: str) -> int | None:
+    """``block=12`` -> 12 (a finished block's directory under ``parts/``); anything else -> None."""
+    key, sep, value = name.rstrip("/").rpartition("/")[2].partition("=")
+    if sep and key == "block" and value.isdigit():
+        return int(value)
+    return None

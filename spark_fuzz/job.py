@@ -1,0 +1,550 @@
+"""The Spark shell of a fuzz campaign: distribute seed blocks, write Parquet, triage, report.
+
+Run it as ``cfconform fuzz ...`` or ``spark-submit spark_fuzz/job.py ...`` (same
+arguments, :func:`spark_fuzz.options.configure_fuzz`).  Everything that decides a
+result is a pure function elsewhere in :mod:`spark_fuzz` (blocks, shard, triage,
+diff, progress); this module only moves plain rows around.
+
+Layout of ``--out`` (any Hadoop-compatible URI)::
+
+    campaign.json        the arguments that fix the results (a rerun must repeat them)
+    parts/block=<n>/     each block's rows, written atomically (see below)
+    divergences/ coverage/ blocks/ meta/ [traces/]   consolidated Parquet tables
+    reproducers/         one minimised transcript (+ pytest module) per signature
+    report.md report.html summary.json
+
+Atomic blocks, resume: each Spark job ("wave") computes a few blocks, one per
+partition, and writes them with ``partitionBy("block")`` in dynamic partition
+overwrite mode: tasks write into ``parts/.spark-staging-<job>/`` and the job commit
+renames each finished ``block=<n>`` directory into ``parts/``, so a block directory
+exists only complete.  A rerun with the same arguments lists ``parts/`` and computes
+only the missing blocks; a failed or killed task is retried by Spark and its partial
+output is discarded by the committer, so no row is lost or duplicated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any
+
+import attrs
+from pyspark.sql import DataFrame, SparkSession, Window
+from pyspark.sql import functions as F
+
+from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from spark_fuzz import diff as diffing
+from spark_fuzz import shard, triage
+from spark_fuzz.blocks import (
+    SEED_STRIDE,
+    Block,
+    CampaignSpec,
+    block_of_dirname,
+    identity_mismatch,
+    pending_blocks,
+    plan_blocks,
+    waves,
+)  # fmt: skip
+from spark_fuzz.hadoopfs import HadoopFS
+from spark_fuzz.progress import ProgressReporter
+
+EXIT_OK, EXIT_NONCONFORMING, EXIT_USAGE, EXIT_ADAPTER = 0, 1, 2, 3
+MANIFEST = "campaign.json"
+MANIFEST_FORMAT = "cfconform-campaign"
+#: Wave jobs kept in flight: the next job's tasks start while the last tasks of the
+#: previous one finish, so cores never wait at a job boundary.
+JOBS_IN_FLIGHT = 2
+DIVERGENCE_COLUMNS = ("kind", "block", "trace", "seed", "profile", "verdict", "step", "rules", "field", "expected",
+                      "observed", "op", "signature", "trace_length")  # fmt: skip
+BLOCK_COLUMNS = ("block", "first", "traces", "steps", "divergences", "faults", "seconds")
+
+
+class CampaignMismatch(Exception):
+    """``--out`` holds another campaign (other identifying arguments): refuse to mix them."""
+
+
+def _say(line: str) -> None:
+    print(f"cfconform fuzz: {line}", file=sys.stderr, flush=True)
+
+
+# -- the task (runs on executors) -------------------------------------------------------------------
+def _task(blocks: Iterator[Any], spec: CampaignSpec, accumulators: tuple[Any, ...]) -> Iterator[tuple]:
+    traces, divergences, faults, steps = accumulators
+
+    def on_block(stats: dict[str, Any]) -> None:
+        traces.add(stats["traces"])
+        divergences.add(stats["divergences"])
+        faults.add(stats["faults"])
+        steps.add(stats["steps"])
+
+    return shard.run_partition(blocks, spec, on_block)
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+def probe_capabilities(spec: CampaignSpec) -> dict[str, Any]:
+    """Load the adapter once on the driver (a bad spec fails here, exit 2) and return its capabilities."""
+    from adapters.registry import load_adapter
+
+    adapter = load_adapter(spec.adapter, **spec.adapter_kwargs())
+    try:
+        return adapter.capabilities().to_record()
+    finally:
+        adapter.close()
+
+
+def narrow_profiles(spec: CampaignSpec, caps: dict[str, Any], asked_both: bool) -> CampaignSpec:
+    """``both`` means the profiles the adapter claims; an unclaimed single profile is an error."""
+    claimed = tuple(p for p in spec.profiles if p in caps.get("profiles", ()))
+    if asked_both and claimed:
+        return attrs.evolve(spec, profiles=claimed)
+    if claimed != spec.profiles:
+        raise ConfigurationError("--profile", ",".join(spec.profiles),
+                                 f"a profile the adapter claims ({', '.join(caps.get('profiles', ())) or 'none'})",
+                                 UNKNOWN_FIELD)  # fmt: skip
+    return spec
+
+
+def versions(spark: SparkSession) -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ours = version("cfconform")
+    except PackageNotFoundError:  # pragma: no cover - not installed
+        ours = "unknown"
+    return {"cfconform": ours, "pyspark": spark.version, "python": platform.python_version(),
+            "java": str(spark.sparkContext._jvm.System.getProperty("java.version"))}  # fmt: skip
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def check_manifest(fs: HadoopFS, spec: CampaignSpec) -> bool:
+    """Create ``campaign.json`` or check that it names this campaign; True if it already existed."""
+    path = fs.path(MANIFEST)
+    wanted = spec.identity()
+    if fs.exists(path):
+        try:
+            stored = json.loads(fs.read_text(path))
+        except ValueError as err:
+            raise CampaignMismatch(f"{fs.local_path(path)} is not a campaign manifest ({err})") from err
+        if stored.get("format") != MANIFEST_FORMAT:
+            raise CampaignMismatch(f"{fs.local_path(path)} is not a campaign manifest")
+        problems = identity_mismatch(stored.get("identity", {}), wanted)
+        if problems:
+            raise CampaignMismatch(
+                f"{fs.local_path(fs.root)} holds another campaign ({'; '.join(problems)}); rerun with the same "
+                "arguments to resume it, or choose another --out"
+            )
+        return True
+    if fs.list_names(fs.path("parts")):
+        raise CampaignMismatch(f"{fs.local_path(fs.root)} has parts/ but no {MANIFEST}: not a campaign directory")
+    manifest = {"format": MANIFEST_FORMAT, "version": 1, "campaign_id": spec.campaign_id, "identity": wanted,
+                "created": _now()}  # fmt: skip
+    fs.write_text(path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return False
+
+
+def done_blocks(fs: HadoopFS) -> set[int]:
+    """Indexes of the blocks whose ``parts/block=<n>`` directory exists (hence is complete)."""
+    found = (block_of_dirname(name) for name in fs.list_names(fs.path("parts"), dirs_only=True))
+    return {n for n in found if n is not None}
+
+
+def clean_staging(fs: HadoopFS) -> None:
+    """Remove what an interrupted job left behind (never read, but it takes space)."""
+    for name in fs.list_names(fs.path("parts")):
+        if name.startswith(".spark-staging-") or name == "_temporary":
+            fs.delete(fs.path("parts", name))
+
+
+def write_wave(spark: SparkSession, spec: CampaignSpec, wave: list[Block], parts: str,
+               accumulators: tuple[Any, ...]) -> None:  # fmt: skip
+    """One Spark job: the wave's blocks, one per partition, written as ``parts/block=<n>/``."""
+    rdd = spark.sparkContext.parallelize([b.as_tuple() for b in wave], len(wave))
+    rows = rdd.mapPartitions(partial(_task, spec=spec, accumulators=accumulators))
+    frame = spark.createDataFrame(rows, schema=shard.part_ddl(), verifySchema=False)
+    (frame.write.mode("overwrite").option("partitionOverwriteMode", "dynamic").partitionBy("block")
+     .parquet(parts))  # fmt: skip
+
+
+def run_waves(spark: SparkSession, spec: CampaignSpec, pending: list[Block], parts: str, wave_size: int,
+              accumulators: tuple[Any, ...], in_flight: int = JOBS_IN_FLIGHT) -> None:  # fmt: skip
+    """All pending blocks, ``wave_size`` per job, ``in_flight`` jobs at a time (in block order)."""
+    groups = list(waves(pending, wave_size))
+    if in_flight <= 1 or len(groups) <= 1:
+        for wave in groups:
+            write_wave(spark, spec, wave, parts, accumulators)
+        return
+    with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="cfconform-wave") as pool:
+        futures = []
+        for wave in groups:
+            futures.append(pool.submit(write_wave, spark, spec, wave, parts, accumulators))
+            while sum(not f.done() for f in futures) >= in_flight:
+                _wait_first(futures)
+            _raise_failed(futures)
+        for f in futures:
+            f.result()
+
+
+def _wait_first(futures: list[Any]) -> None:
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    wait([f for f in futures if not f.done()], return_when=FIRST_COMPLETED)
+
+
+def _raise_failed(futures: list[Any]) -> None:
+    for f in futures:
+        if f.done() and f.exception() is not None:
+            raise f.exception()  # type: ignore[misc]
+
+
+# -- consolidation and summary ------------------------------------------------------------------------
+def concurrently(*calls: Callable[[], Any]) -> list[Any]:
+    """Run small independent Spark actions from threads: their job latencies overlap."""
+    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="cfconform-action") as pool:
+        return [f.result() for f in [pool.submit(call) for call in calls]]
+
+
+def consolidate(spark: SparkSession, fs: HadoopFS, spec: CampaignSpec, blocks: int) -> dict[str, DataFrame]:
+    """Split ``parts/`` into the campaign's tables (idempotent: a rerun rewrites them)."""
+    parts = spark.read.parquet(fs.path("parts"))
+    cid = F.lit(spec.campaign_id).alias("campaign_id")
+    files = max(1, min(2 * spark.sparkContext.defaultParallelism, blocks // 32 + 1))
+    tables = {
+        "divergences": parts.where(F.col("kind").isin(*shard.FAILURE_KINDS))
+        .select(cid, *DIVERGENCE_COLUMNS)
+        .coalesce(files),
+        "coverage": parts.where(F.col("kind") == "coverage").select("block", "rule", "count").coalesce(files),
+        "blocks": parts.where(F.col("kind") == "block").select(*BLOCK_COLUMNS).coalesce(1),
+    }
+    if spec.full_traces:
+        tables["traces"] = parts.where(F.col("kind") == "trace").select(
+            cid, "block", "trace", "seed", "profile", "verdict", "signature", "trace_json"
+        )
+    concurrently(*(partial(frame.write.mode("overwrite").parquet, fs.path(name)) for name, frame in tables.items()))
+    return {name: spark.read.parquet(fs.path(name)) for name in tables}
+
+
+def failure_examples(divergences: DataFrame) -> list[triage.Example]:
+    """One example per signature: the shortest failing trace (then the lowest index), with the count."""
+    best = F.min(F.struct("trace_length", "trace", "seed", "profile", "step", "kind", "rules", "field", "op"))
+    rows = divergences.groupBy("signature").agg(F.count(F.lit(1)).alias("count"), best.alias("best")).collect()
+    examples = []
+    for row in rows:
+        b = row["best"].asDict()
+        examples.append(triage.Example(signature=row["signature"], count=int(row["count"]), kind=b["kind"],
+                                       rules=tuple(b["rules"] or ()), field=b["field"], op=b["op"], trace=b["trace"],
+                                       seed=b["seed"], profile=b["profile"], step=b["step"],
+                                       trace_length=b["trace_length"]))  # fmt: skip
+    return triage.order_signatures(examples)
+
+
+def totals(tables: dict[str, DataFrame]) -> dict[str, Any]:
+    row = tables["blocks"].agg(
+        F.count(F.lit(1)).alias("blocks"), F.sum("traces").alias("traces"), F.sum("steps").alias("steps"),
+        F.sum("divergences").alias("divergences"), F.sum("faults").alias("faults"),
+        F.sum("seconds").alias("block_seconds"),
+    ).first()  # fmt: skip
+    out = row.asDict() if row is not None else {}
+    return {k: (v or 0) for k, v in out.items()} | {"block_seconds": round(float(out.get("block_seconds") or 0), 3)}
+
+
+def coverage_counts(tables: dict[str, DataFrame]) -> list[dict[str, Any]]:
+    rows = tables["coverage"].groupBy("rule").agg(F.sum("count").alias("count")).collect()
+    return sorted(({"rule": r["rule"], "count": int(r["count"])} for r in rows), key=lambda r: r["rule"])
+
+
+def write_meta(spark: SparkSession, fs: HadoopFS, summary: dict[str, Any]) -> None:
+    run, tot = summary["run"], summary["totals"]
+    record = {
+        "campaign_id": summary["campaign_id"], "identity": json.dumps(summary["identity"], sort_keys=True),
+        "arguments": json.dumps(summary["arguments"], sort_keys=True, default=str),
+        "capabilities": json.dumps(summary["capabilities"], sort_keys=True),
+        "versions": json.dumps(summary["versions"], sort_keys=True), "started": summary["started"],
+        "finished": summary["finished"], "traces": int(tot["traces"]), "steps": int(tot["steps"]),
+        "divergences": int(tot["divergences"]), "faults": int(tot["faults"]), "blocks": int(tot["blocks"]),
+        "blocks_this_run": int(run["blocks"]), "traces_this_run": int(run["traces"]),
+        "compute_seconds": float(run["compute_seconds"]), "elapsed_seconds": float(run["elapsed_seconds"]),
+        "traces_per_second": float(run["traces_per_second"]), "steps_per_second": float(run["steps_per_second"]),
+    }  # fmt: skip
+    spark.createDataFrame([record]).coalesce(1).write.mode("overwrite").parquet(fs.path("meta"))
+
+
+def export_reproducers(fs: HadoopFS, spec: CampaignSpec, examples: list[triage.Example], limit: int,
+                       emit: Callable[[str], None]) -> dict[str, dict[str, Any]]:  # fmt: skip
+    """Minimise up to ``limit`` signatures and write their transcripts; triage records by signature."""
+    from adapters.registry import load_adapter
+    from conformance.reproducer import render_pytest
+
+    kwargs = spec.adapter_kwargs()
+    factory = partial(load_adapter, spec.adapter, **kwargs)
+    out: dict[str, dict[str, Any]] = {}
+    for example in examples[:limit]:
+        start = time.perf_counter()
+        record = triage.triage_example(spec, example, factory)
+        transcript = record.pop("transcript")
+        if transcript is not None:
+            path = fs.path("reproducers", f"{record['stem']}.json")
+            fs.write_text(path, json.dumps(transcript, indent=1, sort_keys=True) + "\n")
+            test = fs.path("reproducers", f"test_{record['stem'].replace('-', '_')}.py")
+            fs.write_text(test, render_pytest(transcript, spec.adapter))
+            record["reproducer"] = fs.local_path(path)
+            record["pytest"] = fs.local_path(test)
+            record["replay"] = triage.replay_command(fs.local_path(path), spec.adapter)
+        record["seconds"] = round(time.perf_counter() - start, 3)
+        emit(f"triage {example.signature}: {record['original_length']} -> {record['minimised_length']} steps"
+             + ("" if record["reproduced"] else " (did not reproduce)"))  # fmt: skip
+        out[example.signature] = record
+    return out
+
+
+def exit_code_of(tot: dict[str, Any]) -> int:
+    if tot.get("faults"):
+        return EXIT_ADAPTER
+    return EXIT_NONCONFORMING if tot.get("divergences") else EXIT_OK
+
+
+# -- the campaign -------------------------------------------------------------------------------------
+def run_campaign(spark: SparkSession, spec: CampaignSpec, out: str, *, caps: dict[str, Any] | None = None,
+                 partitions: int | None = None, max_blocks: int | None = None, max_signatures: int = 20,
+                 triage_failures: bool = True, progress_seconds: float = 5.0,
+                 arguments: dict[str, Any] | None = None, emit: Callable[[str], None] = _say,
+                 in_flight: int = JOBS_IN_FLIGHT) -> dict[str, Any]:  # fmt: skip
+    """Run (or resume) a campaign into ``out``; returns the summary record (also ``OUT/summary.json``).
+
+    Raises :class:`CampaignMismatch` if ``out`` holds a campaign with other arguments.
+    The summary's ``complete`` is False when ``max_blocks`` stopped the run early (then
+    nothing is consolidated; rerun to resume).
+    """
+    started, begin = _now(), time.perf_counter()
+    sc = spark.sparkContext
+    spec = spec.validate()
+    caps = caps if caps is not None else probe_capabilities(spec)
+    fs = HadoopFS(sc, out)
+    resumed = check_manifest(fs, spec)
+    blocks = plan_blocks(spec.traces, spec.block_size)
+    done = done_blocks(fs)
+    pending = pending_blocks(blocks, done, max_blocks)
+    traces_before = sum(b.count for b in blocks if b.index in done)
+    if not pending and len(done) == len(blocks):
+        finished = finished_summary(fs, spec)
+        if finished is not None:
+            emit(f"campaign {spec.campaign_id} is already complete in {fs.local_path(fs.root)}: nothing to run "
+                 "(delete summary.json there to consolidate and triage again)")  # fmt: skip
+            return finished | {"run": {"blocks": 0, "traces": 0, "steps": 0, "resumed": True, "compute_seconds": 0.0,
+                                       "elapsed_seconds": round(time.perf_counter() - begin, 3)}}  # fmt: skip
+    clean_staging(fs)
+    wave_size = partitions or max(2, 4 * sc.defaultParallelism)
+    if pending:
+        emit(f"campaign {spec.campaign_id}: {len(pending)} of {len(blocks)} blocks to run "
+             f"({len(done)} already done) into {fs.local_path(fs.root)}")  # fmt: skip
+    accumulators = (sc.accumulator(0), sc.accumulator(0), sc.accumulator(0), sc.accumulator(0))
+    reporter = ProgressReporter(spec.traces, traces_before, lambda: tuple(a.value for a in accumulators[:3]),
+                                every=progress_seconds if pending else 0, emit=emit)  # fmt: skip
+    compute_start = time.perf_counter()
+    with reporter:
+        run_waves(spark, spec, pending, fs.path("parts"), wave_size, accumulators, in_flight)
+    compute_seconds = time.perf_counter() - compute_start
+    now_done = done | {b.index for b in pending}
+    run = {"blocks": len(pending), "traces": accumulators[0].value, "steps": accumulators[3].value,
+           "resumed": resumed, "compute_seconds": round(compute_seconds, 3)}  # fmt: skip
+    summary: dict[str, Any] = {
+        "format": "cfconform-campaign-summary", "campaign_id": spec.campaign_id, "out": fs.local_path(fs.root),
+        "adapter": spec.adapter, "capabilities": caps, "identity": spec.identity(),
+        "arguments": dict(arguments or {}), "started": started, "versions": versions(spark),
+        "complete": len(now_done) == len(blocks), "blocks_total": len(blocks), "blocks_done": len(now_done),
+    }  # fmt: skip
+    if not summary["complete"]:
+        emit(f"stopped after {len(pending)} blocks: {len(now_done)}/{len(blocks)} done; rerun the same command "
+             "to resume")  # fmt: skip
+        summary |= {"run": run, "finished": _now(), "exit_code": EXIT_OK}
+        return summary
+    tables = consolidate(spark, fs, spec, len(blocks))
+    tot, coverage, examples = concurrently(
+        partial(totals, tables), partial(coverage_counts, tables), partial(failure_examples, tables["divergences"])
+    )
+    triaged = export_reproducers(fs, spec, examples, max_signatures, emit) if triage_failures else {}
+    elapsed = time.perf_counter() - begin
+    run |= {
+        "elapsed_seconds": round(elapsed, 3),
+        "traces_per_second": round(run["traces"] / compute_seconds, 1) if pending and compute_seconds else 0.0,
+        "steps_per_second": round(run["steps"] / compute_seconds, 1) if pending and compute_seconds else 0.0,
+    }  # fmt: skip
+    summary |= {
+        "run": run, "totals": tot, "coverage": coverage,
+        "signatures": [e.to_record() | {"triage": triaged.get(e.signature)} for e in examples],
+        "finished": _now(), "exit_code": exit_code_of(tot),
+    }  # fmt: skip
+    write_meta(spark, fs, summary)
+    write_reports(fs, summary)
+    return summary
+
+
+def finished_summary(fs: HadoopFS, spec: CampaignSpec) -> dict[str, Any] | None:
+    """The summary of this campaign if consolidation, triage and reports finished (written last)."""
+    path = fs.path("summary.json")
+    if not fs.exists(path):
+        return None
+    try:
+        summary = json.loads(fs.read_text(path))
+    except ValueError:
+        return None
+    return summary if summary.get("campaign_id") == spec.campaign_id and summary.get("complete") else None
+
+
+def write_reports(fs: HadoopFS, summary: dict[str, Any]) -> None:
+    from reports.campaign_report import render_html, render_markdown
+
+    fs.write_text(fs.path("report.md"), render_markdown(summary))
+    fs.write_text(fs.path("report.html"), render_html(summary))
+    fs.write_text(fs.path("summary.json"), json.dumps(summary, indent=1, sort_keys=True, default=str) + "\n")
+
+
+# -- diff ---------------------------------------------------------------------------------------------
+def _identity_of(fs: HadoopFS) -> dict[str, Any]:
+    path = fs.path(MANIFEST)
+    if not fs.exists(path) or not fs.exists(fs.path("divergences")):
+        raise ConfigurationError(
+            "campaign",
+            fs.local_path(fs.root),
+            f"a finished campaign directory ({MANIFEST} and divergences/)",
+            UNKNOWN_FIELD,
+        )
+    return json.loads(fs.read_text(path))["identity"]
+
+
+def _ran(identity: dict[str, Any], comparable: bool) -> Any:
+    """Spark column twin of :func:`spark_fuzz.diff.ran`."""
+    if not comparable:
+        return F.lit(False)
+    i = F.col("seed") - F.lit(identity["seed"] * SEED_STRIDE)
+    profiles = F.array(*[F.lit(p) for p in identity["profiles"]])
+    at = F.element_at(profiles, (i % F.lit(len(identity["profiles"])) + F.lit(1)).cast("int"))
+    return (i >= 0) & (i < F.lit(identity["traces"])) & (F.col("profile") == at)
+
+
+def diff_campaigns(spark: SparkSession, run_a: str, run_b: str, *, limit: int = 20) -> dict[str, Any]:
+    """New, fixed and changed failures of B against A (rules in :mod:`spark_fuzz.diff`) as a plain record."""
+    fa, fb = HadoopFS(spark.sparkContext, run_a), HadoopFS(spark.sparkContext, run_b)
+    ida, idb = _identity_of(fa), _identity_of(fb)
+    warnings = diffing.comparable(ida, idb)
+    keep = ("seed", "profile", "signature", "step", "trace")
+
+    def side(fs: HadoopFS, tag: str) -> DataFrame:
+        frame = spark.read.parquet(fs.path("divergences")).select(*keep)
+        return frame.select("seed", "profile", *[F.col(c).alias(f"{tag}_{c}") for c in keep[2:]])
+
+    joined = side(fa, "a").join(side(fb, "b"), ["seed", "profile"], "full_outer")
+    a_sig, b_sig = F.col("a_signature"), F.col("b_signature")
+    a_ran, b_ran = _ran(ida, not warnings), _ran(idb, not warnings)
+    status = (
+        F.when(a_sig.isNotNull() & b_sig.isNotNull(),
+               F.when((a_sig == b_sig) & F.col("a_step").eqNullSafe(F.col("b_step")), "same").otherwise("changed"))
+        .when(a_sig.isNotNull(), F.when(b_ran, "fixed").otherwise("not-compared"))
+        .otherwise(F.when(a_ran, "new").otherwise("not-compared"))
+    )  # fmt: skip
+    classified = joined.withColumn("status", status)
+    shown = classified.where(F.col("status").isin(*diffing.SHOWN))
+    first = Window.partitionBy("status").orderBy("seed", "profile")
+    grouped, picked = concurrently(
+        lambda: classified.groupBy("status", "a_signature", "b_signature").count().collect(),
+        lambda: shown.withColumn("n", F.row_number().over(first)).where(F.col("n") <= limit).drop("n").collect(),
+    )
+    counts: dict[str, int] = {}
+    for r in grouped:
+        counts[r["status"]] = counts.get(r["status"], 0) + int(r["count"])
+    grouped = [r for r in grouped if r["status"] in diffing.SHOWN]
+    examples: dict[str, list[dict[str, Any]]] = {s: [] for s in diffing.SHOWN}
+    for r in sorted(picked, key=lambda r: (r["seed"], r["profile"])):
+        examples[r["status"]].append(r.asDict())
+    by_signature = sorted(({"status": r["status"], "a_signature": r["a_signature"], "b_signature": r["b_signature"],
+                            "count": int(r["count"])} for r in grouped),
+                          key=lambda r: (diffing.SHOWN.index(r["status"]), -r["count"], str(r["a_signature"]),
+                                         str(r["b_signature"])))  # fmt: skip
+    return {
+        "a": {"out": fa.local_path(fa.root), "identity": ida}, "b": {"out": fb.local_path(fb.root), "identity": idb},
+        "counts": {s: counts.get(s, 0) for s in diffing.STATUSES}, "by_signature": by_signature,
+        "examples": examples, "warnings": warnings, "limit": limit,
+    }  # fmt: skip
+
+
+# -- entry points (cfconform fuzz / diff, spark-submit) -------------------------------------------------
+@contextlib.contextmanager
+def session(master: str | None, app_name: str) -> Iterator[SparkSession]:
+    """The running session if there is one (tests, notebooks), else a new one stopped afterwards."""
+    from spark_fuzz.session import active_session, build_session
+
+    active = active_session()
+    if active is not None:
+        yield active
+        return
+    spark = build_session(master, app_name)
+    try:
+        yield spark
+    finally:
+        spark.stop()
+
+
+def fuzz_main(args: argparse.Namespace) -> int:
+    """``cfconform fuzz``: run or resume a campaign; exit 0 none found, 1 divergences, 2 usage, 3 faults."""
+    from spark_fuzz.options import spec_from_args
+
+    if os.getcwd() not in sys.path:  # a module:attr adapter next to the user's shell (executors: session.py)
+        sys.path.append(os.getcwd())
+    spec = spec_from_args(args)
+    caps = probe_capabilities(spec)
+    spec = narrow_profiles(spec, caps, asked_both=args.profile == "both")
+    arguments = {k: v for k, v in vars(args).items() if not k.startswith("_") and not callable(v)}
+    with session(args.master, f"cfconform-fuzz {spec.campaign_id}") as spark:
+        arguments["master"] = spark.sparkContext.master
+        try:
+            summary = run_campaign(
+                spark, spec, args.out, caps=caps, partitions=args.partitions, max_blocks=args.max_blocks,
+                max_signatures=args.max_signatures, triage_failures=not args.no_triage,
+                progress_seconds=args.progress_seconds, arguments=arguments,
+            )  # fmt: skip
+        except CampaignMismatch as err:
+            print(f"cfconform fuzz: refusing to run: {err}", file=sys.stderr)
+            return EXIT_USAGE
+    from reports.campaign_report import render_summary_text
+
+    print(render_summary_text(summary), end="")
+    return int(summary["exit_code"])
+
+
+def diff_main(args: argparse.Namespace) -> int:
+    """``cfconform diff RUN_A RUN_B``: print new, fixed and changed failures; exit 0."""
+    from reports.campaign_report import render_diff_text
+
+    with session(args.master, "cfconform-diff") as spark:
+        record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
+    print(render_diff_text(record), end="")
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``spark-submit spark_fuzz/job.py ARGS`` (the arguments of ``cfconform fuzz``)."""
+    from spark_fuzz.options import configure_fuzz
+
+    parser = argparse.ArgumentParser(prog="spark_fuzz/job.py", description="a cfconform fuzz campaign on Spark")
+    configure_fuzz(parser, master_default=None)
+    args = parser.parse_args(argv)
+    try:
+        return fuzz_main(args)
+    except ConfigurationError as err:
+        print(f"cfconform fuzz: configuration error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

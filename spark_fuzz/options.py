@@ -1,0 +1,109 @@
+"""Command-line arguments of ``cfconform fuzz`` / ``cfconform diff`` (pure: argparse only).
+
+``cfconform fuzz ...`` and ``spark-submit spark_fuzz/job.py ...`` parse the same
+arguments with :func:`configure_fuzz`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+
+from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from spark_fuzz.blocks import PROFILE_CHOICES, CampaignSpec
+
+DEFAULT_MASTER = "local[*]"
+DEFAULT_OUT = "cfconform-campaign"
+DEFAULT_BLOCK_SIZE = 1000
+#: Attempts per task in local mode (``local[N]`` never retries a failed task; ``local[N,F]`` does).
+LOCAL_TASK_ATTEMPTS = 4
+_LOCAL = re.compile(r"^local(?:\[(\*|\d+)\])?$")
+
+
+def with_task_retries(master: str, attempts: int = LOCAL_TASK_ATTEMPTS) -> str:
+    """``local``/``local[N]``/``local[*]`` -> ``local[N,attempts]`` so a killed worker is retried.
+
+    Other masters (``local[N,F]``, ``spark://``, ``yarn``, ``k8s://``) are returned as given:
+    they retry failed tasks ``spark.task.maxFailures`` times (set to ``attempts`` by the job).
+    """
+    match = _LOCAL.match(master.strip())
+    if match is None:
+        return master
+    return f"local[{match.group(1) or '1'},{attempts}]"
+
+
+def _adapter_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--adapter", metavar="SPEC", help="adapter name, module:attr, wire:COMMAND or mutant:ID")
+    group.add_argument("--adapter-cmd", metavar="CMD", help="an implementation process speaking the wire protocol")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per wire reply (10)")
+
+
+def configure_fuzz(parser: argparse.ArgumentParser, master_default: str | None = DEFAULT_MASTER) -> None:
+    """The arguments of a campaign (shared by the CLI and ``spark_fuzz/job.py``).
+
+    ``spark_fuzz/job.py`` passes ``master_default=None``: under ``spark-submit`` the master
+    is then the one given to ``spark-submit``.
+    """
+    _adapter_arguments(parser)
+    parser.add_argument("--traces", type=int, required=True, metavar="N", help="traces in the campaign")
+    parser.add_argument("--steps", type=int, required=True, metavar="M", help="operations per trace")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="campaign seed: trace i uses generator seed S*1000003+i (default 0)")  # fmt: skip
+    parser.add_argument("--profile", choices=PROFILE_CHOICES, default="both",
+                        help="model profile; 'both' alternates mq and cqs (default both)")  # fmt: skip
+    parser.add_argument("--master", default=master_default, metavar="URL",
+                        help="Spark master (default local[*], or spark-submit's --master for job.py); local[N] "
+                             "becomes local[N,4] so failed tasks are retried")  # fmt: skip
+    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                        help="output directory or Hadoop URI (default ./cfconform-campaign)")  # fmt: skip
+    parser.add_argument("--block-size", type=int, default=DEFAULT_BLOCK_SIZE, metavar="B",
+                        help=f"traces per seed block, the unit written atomically and resumed (default "
+                             f"{DEFAULT_BLOCK_SIZE})")  # fmt: skip
+    parser.add_argument("--full-traces", action="store_true", help="also write every trace to OUT/traces/")
+    parser.add_argument("--partitions", type=int, metavar="P",
+                        help="blocks per Spark job, one block per partition (default 4 x default parallelism); "
+                             "an interruption loses at most the jobs in flight")  # fmt: skip
+    parser.add_argument(
+        "--max-blocks",
+        type=int,
+        metavar="K",
+        help="compute at most K blocks in this run, then stop (rerun the same command to resume)",
+    )
+    parser.add_argument("--max-signatures", type=int, default=20, metavar="N",
+                        help="minimise and export reproducers for at most N signatures (default 20)")  # fmt: skip
+    parser.add_argument("--no-triage", action="store_true", help="skip minimisation and reproducers")
+    parser.add_argument("--progress-seconds", type=float, default=5.0, metavar="S",
+                        help="seconds between progress lines on stderr (0: none; default 5)")  # fmt: skip
+
+
+def configure_diff(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_a", metavar="RUN_A", help="the older campaign's output directory (or URI)")
+    parser.add_argument("run_b", metavar="RUN_B", help="the newer campaign's output directory (or URI)")
+    parser.add_argument("--master", default=DEFAULT_MASTER, metavar="URL", help="Spark master (default local[*])")
+    parser.add_argument("--limit", type=int, default=20, metavar="N", help="example rows shown per table (20)")
+
+
+def adapter_spec(adapter: str | None, adapter_cmd: str | None) -> str:
+    """The adapter spec from ``--adapter SPEC`` or ``--adapter-cmd CMD`` (``wire:CMD``)."""
+    if (adapter is None) == (adapter_cmd is None):
+        raise ConfigurationError("adapter", None, "exactly one of --adapter and --adapter-cmd", UNKNOWN_FIELD)
+    if adapter_cmd is not None:
+        argv = shlex.split(adapter_cmd)
+        if not argv:
+            raise ConfigurationError("--adapter-cmd", adapter_cmd, "the implementation's command", UNKNOWN_FIELD)
+        return f"wire:{shlex.join(argv)}"
+    return adapter.strip()  # type: ignore[union-attr]
+
+
+def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
+    """A validated :class:`CampaignSpec` from parsed ``fuzz`` arguments."""
+    for name in ("partitions", "max_blocks", "max_signatures"):
+        value = getattr(args, name, None)
+        if value is not None and value < (1 if name == "partitions" else 0):
+            raise ConfigurationError(f"--{name.replace('_', '-')}", value, "a whole number >= 1", UNKNOWN_FIELD)
+    return CampaignSpec(
+        adapter=adapter_spec(args.adapter, args.adapter_cmd), traces=args.traces, steps=args.steps, seed=args.seed,
+        profiles=args.profile, block_size=args.block_size, full_traces=args.full_traces, timeout=args.timeout,
+    ).validate()  # fmt: skip

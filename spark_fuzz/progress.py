@@ -1,0 +1,76 @@
+"""Progress of a running campaign, logged to stderr every few seconds (pure Python).
+
+The Spark shell passes a ``read()`` callable returning ``(traces, divergences, faults)``
+done by this run so far (its accumulators, updated as each block's task finishes);
+:class:`ProgressReporter` polls it from a daemon thread and emits lines made by the
+pure :func:`progress_line`.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+
+def progress_line(done: int, total: int, divergences: int, faults: int, elapsed: float, computed: int) -> str:
+    """``traces 12,000/100,000 (12.0%), 3 divergences, 0 faults, 1,234 traces/s, ETA 71 s``.
+
+    ``done`` counts finished traces including earlier runs; ``computed`` those of this run
+    (the rate and the ETA are this run's).
+    """
+    pct = 100.0 * done / total if total else 100.0
+    rate = computed / elapsed if elapsed > 0 else 0.0
+    eta = f"ETA {(total - done) / rate:,.0f} s" if rate > 0 and done < total else "ETA -"
+    return (f"traces {done:,}/{total:,} ({pct:.1f}%), {divergences:,} divergences, {faults:,} faults, "
+            f"{rate:,.0f} traces/s, {eta}")  # fmt: skip
+
+
+class ProgressReporter:
+    """Emit a progress line every ``every`` seconds until :meth:`stop` (then one final line)."""
+
+    def __init__(self, total: int, done_before: int, read: Callable[[], tuple[int, int, int]], *,
+                 every: float = 5.0, emit: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+        self.total = total
+        self.done_before = done_before
+        self.read = read
+        self.every = every
+        self.emit = emit or (lambda line: print(f"cfconform fuzz: {line}", file=sys.stderr, flush=True))
+        self.clock = clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._start = clock()
+
+    def line(self) -> str:
+        traces, divergences, faults = self.read()
+        return progress_line(self.done_before + traces, self.total, divergences, faults,
+                             self.clock() - self._start, traces)  # fmt: skip
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.emit(self.line())
+            except Exception:  # progress must never break a campaign
+                return
+
+    def start(self) -> ProgressReporter:
+        self._start = self.clock()
+        if self.every > 0:
+            self._thread = threading.Thread(target=self._loop, name="cfconform-progress", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, final: bool = True) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if final and self.every > 0:
+            self.emit(self.line())
+
+    def __enter__(self) -> ProgressReporter:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop(final=exc[0] is None)
