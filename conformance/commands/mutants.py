@@ -15,7 +15,9 @@ HELP = "run the gate against every mutant; print the kill table and the mutation
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hypothesis-profile", default="ci", choices=("dev", "ci", "nightly"))
     parser.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random)")
-    parser.add_argument("--only", default=None, help="shell patterns over mutant IDs, comma-separated, e.g. 'M-QDEPTH-*,M-CQS-01?-a'")
+    parser.add_argument(
+        "--only", default=None, help="shell patterns over mutant IDs, comma-separated, e.g. 'M-QDEPTH-*,M-CQS-01?-a'"
+    )
     parser.add_argument("--format", choices=("table", "json"), default="table")
 
 
