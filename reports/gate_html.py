@@ -15,12 +15,12 @@ from reports.gate_report import (
     Record,
     boundary_counts,
     by_family,
-    counts_text,
     failure_title,
     headline,
     op_text,
     split_warnings,
     step_mark,
+    summary_rows,
     value_text,
 )
 from reports.plot import render_usage_svg
@@ -88,16 +88,7 @@ def _html_failure(n: int, f: Record) -> str:
 def render_page(record: Record) -> str:
     """report.html: one self-contained page (inline CSS and SVG; no scripts, no external assets)."""
     notes, _ = split_warnings(record)
-    summary = [
-        ["adapter", record["adapter"]],
-        ["profiles", ", ".join(record["profiles"]) or "none"],
-        ["Hypothesis profile", record["hypothesis_profile"]],
-        ["seed", record["seed"]],
-        ["started", record["started"] or "-"],
-        ["seconds", record["seconds"]],
-        ["cases / steps", f"{record['cases']} / {record['steps']}"],
-        ["verdicts", counts_text(record)],
-    ]
+    summary = summary_rows(record)
     title = f"cfconform gate: {record['adapter']}"
     out = [
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',

@@ -176,10 +176,9 @@ def _md_failure(n: int, f: Record) -> list[str]:
     return lines
 
 
-def render_markdown(record: Record) -> str:
-    """report.md: summary, warnings, failures (with shrunk traces) and the per-rule matrix by family."""
-    notes, _ = split_warnings(record)
-    summary = [
+def summary_rows(record: Record) -> list[list[object]]:
+    """The run's summary as (label, value) rows, shared by the Markdown and HTML reports."""
+    return [
         ["adapter", record["adapter"]],
         ["profiles", ", ".join(record["profiles"]) or "none"],
         ["Hypothesis profile", record["hypothesis_profile"]],
@@ -189,6 +188,12 @@ def render_markdown(record: Record) -> str:
         ["cases / steps", f"{record['cases']} / {record['steps']}"],
         ["verdicts", counts_text(record)],
     ]
+
+
+def render_markdown(record: Record) -> str:
+    """report.md: summary, warnings, failures (with shrunk traces) and the per-rule matrix by family."""
+    notes, _ = split_warnings(record)
+    summary = summary_rows(record)
     lines = [
         f"# cfconform gate: {_md(record['adapter'])}",
         "",
