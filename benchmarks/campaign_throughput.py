@@ -29,7 +29,7 @@ import time
 from adapters.registry import load_adapter
 from conformance.runner import run_trace
 from properties.generator import generate
-from spark_fuzz.blocks import CampaignSpec, trace_profile, trace_seed
+from spark_fuzz.blocks import CampaignSpec, default_block_size, trace_profile, trace_seed
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -68,7 +68,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--adapter", default="reference")
     parser.add_argument("--master", default="local[2]")
-    parser.add_argument("--block-size", type=int, default=1000)
+    parser.add_argument("--block-size", type=int, help="traces per block (default: as cfconform fuzz)")
     parser.add_argument("--partitions", type=int, help="blocks per Spark job (default: the job's default)")
     parser.add_argument("--baseline-traces", type=int, default=5000, help="traces of each plain-loop measurement")
     parser.add_argument("--out", help="campaign directory root (default: a temporary directory, removed)")
@@ -82,14 +82,14 @@ def main() -> None:
     from spark_fuzz.session import build_session
 
     root = args.out or tempfile.mkdtemp(prefix="cfconform-bench-")
-    spec_of = lambda n: CampaignSpec(args.adapter, n, args.steps, block_size=args.block_size)  # noqa: E731
+    spec_of = lambda n: CampaignSpec(args.adapter, n, args.steps, block_size=args.block_size or default_block_size(n))  # noqa: E731
     base_before = plain_loop(spec_of(args.baseline_traces), args.baseline_traces)
     begin = time.perf_counter()
     conf = {"spark.driver.extraJavaOptions": args.jvm_options} if args.jvm_options else {}
     spark = build_session(args.master, "cfconform-benchmark", ui=False, conf=conf)
     jvm_pid = spark.sparkContext._gateway.proc.pid
     startup = time.perf_counter() - begin
-    warm = CampaignSpec(args.adapter, 2 * args.block_size, args.steps, seed=99, block_size=args.block_size)
+    warm = CampaignSpec(args.adapter, 2000, args.steps, seed=99, block_size=1000)
     run_campaign(spark, warm, f"{root}/warmup", progress_seconds=0, emit=lambda line: None, triage_failures=False)
     print(f"session start {startup:.1f} s; parallelism {spark.sparkContext.defaultParallelism}; master "
           f"{spark.sparkContext.master}; cores on this machine {os.cpu_count()}")  # fmt: skip

@@ -480,7 +480,7 @@ def diff_campaigns(spark: SparkSession, run_a: str, run_b: str, *, limit: int = 
 
 # -- entry points (cfconform fuzz / diff, spark-submit) -------------------------------------------------
 @contextlib.contextmanager
-def session(master: str | None, app_name: str) -> Iterator[SparkSession]:
+def session(master: str | None, app_name: str, conf: dict[str, str] | None = None) -> Iterator[SparkSession]:
     """The running session if there is one (tests, notebooks), else a new one stopped afterwards."""
     from spark_fuzz.session import active_session, build_session
 
@@ -488,7 +488,7 @@ def session(master: str | None, app_name: str) -> Iterator[SparkSession]:
     if active is not None:
         yield active
         return
-    spark = build_session(master, app_name)
+    spark = build_session(master, app_name, conf=conf)
     try:
         yield spark
     finally:
@@ -497,7 +497,7 @@ def session(master: str | None, app_name: str) -> Iterator[SparkSession]:
 
 def fuzz_main(args: argparse.Namespace) -> int:
     """``cfconform fuzz``: run or resume a campaign; exit 0 none found, 1 divergences, 2 usage, 3 faults."""
-    from spark_fuzz.options import spec_from_args
+    from spark_fuzz.options import spark_conf, spec_from_args
 
     if os.getcwd() not in sys.path:  # a module:attr adapter next to the user's shell (executors: session.py)
         sys.path.append(os.getcwd())
@@ -505,7 +505,7 @@ def fuzz_main(args: argparse.Namespace) -> int:
     caps = probe_capabilities(spec)
     spec = narrow_profiles(spec, caps, asked_both=args.profile == "both")
     arguments = {k: v for k, v in vars(args).items() if not k.startswith("_") and not callable(v)}
-    with session(args.master, f"cfconform-fuzz {spec.campaign_id}") as spark:
+    with session(args.master, f"cfconform-fuzz {spec.campaign_id}", spark_conf(args.conf)) as spark:
         arguments["master"] = spark.sparkContext.master
         try:
             summary = run_campaign(

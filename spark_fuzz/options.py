@@ -11,11 +11,10 @@ import re
 import shlex
 
 from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
-from spark_fuzz.blocks import PROFILE_CHOICES, CampaignSpec
+from spark_fuzz.blocks import PROFILE_CHOICES, CampaignSpec, default_block_size
 
 DEFAULT_MASTER = "local[*]"
 DEFAULT_OUT = "cfconform-campaign"
-DEFAULT_BLOCK_SIZE = 1000
 #: Attempts per task in local mode (``local[N]`` never retries a failed task; ``local[N,F]`` does).
 LOCAL_TASK_ATTEMPTS = 4
 _LOCAL = re.compile(r"^local(?:\[(\*|\d+)\])?$")
@@ -58,9 +57,9 @@ def configure_fuzz(parser: argparse.ArgumentParser, master_default: str | None =
                              "becomes local[N,4] so failed tasks are retried")  # fmt: skip
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help="output directory or Hadoop URI (default ./cfconform-campaign)")  # fmt: skip
-    parser.add_argument("--block-size", type=int, default=DEFAULT_BLOCK_SIZE, metavar="B",
-                        help=f"traces per seed block, the unit written atomically and resumed (default "
-                             f"{DEFAULT_BLOCK_SIZE})")  # fmt: skip
+    parser.add_argument("--block-size", type=int, metavar="B",
+                        help="traces per seed block, the unit written atomically and resumed (default: "
+                             "traces/16 rounded up, between 100 and 2000)")  # fmt: skip
     parser.add_argument("--full-traces", action="store_true", help="also write every trace to OUT/traces/")
     parser.add_argument("--partitions", type=int, metavar="P",
                         help="blocks per Spark job, one block per partition (default 4 x default parallelism); "
@@ -74,6 +73,8 @@ def configure_fuzz(parser: argparse.ArgumentParser, master_default: str | None =
     parser.add_argument("--max-signatures", type=int, default=20, metavar="N",
                         help="minimise and export reproducers for at most N signatures (default 20)")  # fmt: skip
     parser.add_argument("--no-triage", action="store_true", help="skip minimisation and reproducers")
+    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                        help="a Spark setting (repeatable), e.g. --conf spark.executor.memory=4g")  # fmt: skip
     parser.add_argument("--progress-seconds", type=float, default=5.0, metavar="S",
                         help="seconds between progress lines on stderr (0: none; default 5)")  # fmt: skip
 
@@ -83,6 +84,17 @@ def configure_diff(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_b", metavar="RUN_B", help="the newer campaign's output directory (or URI)")
     parser.add_argument("--master", default=DEFAULT_MASTER, metavar="URL", help="Spark master (default local[*])")
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="example rows shown per table (20)")
+
+
+def spark_conf(pairs: list[str]) -> dict[str, str]:
+    """``["k=v", ...]`` from ``--conf`` as a dict."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigurationError("--conf", pair, "KEY=VALUE", UNKNOWN_FIELD)
+        out[key.strip()] = value
+    return out
 
 
 def adapter_spec(adapter: str | None, adapter_cmd: str | None) -> str:
@@ -103,7 +115,8 @@ def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
         value = getattr(args, name, None)
         if value is not None and value < (1 if name == "partitions" else 0):
             raise ConfigurationError(f"--{name.replace('_', '-')}", value, "a whole number >= 1", UNKNOWN_FIELD)
+    block_size = args.block_size if args.block_size is not None else default_block_size(max(1, args.traces))
     return CampaignSpec(
         adapter=adapter_spec(args.adapter, args.adapter_cmd), traces=args.traces, steps=args.steps, seed=args.seed,
-        profiles=args.profile, block_size=args.block_size, full_traces=args.full_traces, timeout=args.timeout,
+        profiles=args.profile, block_size=block_size, full_traces=args.full_traces, timeout=args.timeout,
     ).validate()  # fmt: skip

@@ -5,7 +5,8 @@ unless already set), see the driver's ``PYTHONPATH`` and working directory (so a
 ``module:attr`` adapter next to the user's shell resolves on the executors of a
 local or single-machine cluster), and retry a failed task (``local[N]`` becomes
 ``local[N,4]``; clusters get ``spark.task.maxFailures=4``).  The driver and executor
-JVMs run with the C1 JIT only (``-XX:TieredStopAtLevel=1``) unless ``conf`` says otherwise.
+JVMs run with the C1 JIT only (``-XX:TieredStopAtLevel=1``).  ``conf`` (``--conf KEY=VALUE``)
+overrides these defaults, and so does ``spark-submit --conf``.
 """
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ def build_session(master: str | None, app_name: str = "cfconform-fuzz", *, ui: b
     }
     if not os.environ.get("PYSPARK_PYTHON"):
         os.environ["PYSPARK_PYTHON"] = sys.executable  # what PySpark ships to executors as the worker Python
+    if os.environ.get("PYSPARK_GATEWAY_PORT"):  # under spark-submit: its --conf values win over our defaults
+        from pyspark import SparkConf, SparkContext
+
+        SparkContext._ensure_initialized()
+        given = SparkConf()
+        settings = {k: v for k, v in settings.items() if not given.contains(k)}
     settings.update(conf or {})
     builder = SparkSession.builder.appName(app_name)
     if master is None and not os.environ.get("PYSPARK_GATEWAY_PORT"):  # not launched by spark-submit

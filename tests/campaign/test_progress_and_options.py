@@ -7,7 +7,7 @@ import pytest
 
 from conformance.cli import build_parser
 from reference_model.errors import ConfigurationError
-from spark_fuzz.options import adapter_spec, configure_fuzz, spec_from_args, with_task_retries
+from spark_fuzz.options import adapter_spec, configure_fuzz, spark_conf, spec_from_args, with_task_retries
 from spark_fuzz.progress import ProgressReporter, progress_line
 
 
@@ -58,10 +58,23 @@ def test_spec_from_args():
                                                          spec.profiles, spec.block_size, spec.full_traces)  # fmt: skip
 
 
+def test_default_block_size_depends_on_traces_only():
+    def size(n):
+        return spec_from_args(_args("--adapter", "reference", "--traces", str(n), "--steps", "5")).block_size
+
+    assert (100, 625, 2000, 2000) == (size(1000), size(10_000), size(100_000), size(10_000_000))
+
+
 def test_adapter_cmd_becomes_a_wire_spec():
     assert "wire:node 'my adapter.js'" == adapter_spec(None, "node 'my adapter.js'")
     assert "wire:node x.js" == spec_from_args(_args("--adapter-cmd", "node x.js", "--traces", "1", "--steps",
                                                     "1")).adapter  # fmt: skip
+
+
+def test_conf_pairs():
+    assert {"spark.executor.memory": "4g", "a": "b=c"} == spark_conf(["spark.executor.memory=4g", "a=b=c"])
+    with pytest.raises(ConfigurationError, match="--conf"):
+        spark_conf(["no-equals-sign"])
 
 
 def test_bad_numbers_are_configuration_errors():
@@ -73,7 +86,7 @@ def test_bad_numbers_are_configuration_errors():
 
 def test_fuzz_and_diff_are_cfconform_commands():
     args = build_parser().parse_args(["fuzz", "--adapter", "reference", "--traces", "5", "--steps", "2"])
-    assert ("local[*]", "cfconform-campaign", 1000, "both") == (args.master, args.out, args.block_size, args.profile)
+    assert ("local[*]", "cfconform-campaign", None, "both") == (args.master, args.out, args.block_size, args.profile)
     args = build_parser().parse_args(["diff", "a", "b"])
     assert ("a", "b") == (args.run_a, args.run_b)
 
