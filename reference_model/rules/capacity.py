@@ -5,11 +5,7 @@ Profiles ``mq`` and ``cqs``.
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import Citation, Rule
-
-SEED_001 = "seed 001_bbb586403b3000fc.txt"
-SEED_003 = "seed 003_83ac8579f7e0d9f5.txt"
-BOTH = ("mq", "cqs")
+from reference_model.rules.catalogue import BOTH, SEED_001, SEED_003, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

@@ -15,6 +15,16 @@ import attrs
 RULE_ID = re.compile(r"^(CQS|OFFLOAD|CFLEVEL|CAPACITY|TOPOLOGY|SIZING|QDEPTH|RECOVERY|QUEUE)-\d{3}$")
 STATUSES = ("normative", "inferred", "implementation-defined")
 
+#: The seed files rules cite (``../shared/seeds/``), and the profile tuples they apply to.
+SEED_000 = "seed 000_869f717547e3a89a.txt"
+SEED_001 = "seed 001_bbb586403b3000fc.txt"
+SEED_002 = "seed 002_adc847a8fc6c1ca2.txt"
+SEED_003 = "seed 003_83ac8579f7e0d9f5.txt"
+SEED_004 = "seed 004_97a0fff9f37ed76b.txt"
+MQ = ("mq",)
+CQS = ("cqs",)
+BOTH = ("mq", "cqs")
+
 
 @attrs.frozen
 class Citation:

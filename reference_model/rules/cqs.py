@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import Citation, Rule
-
-SEED_000 = "seed 000_869f717547e3a89a.txt"
-CQS = ("cqs",)
+from reference_model.rules.catalogue import CQS, SEED_000, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

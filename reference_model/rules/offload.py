@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import Citation, Rule
+from reference_model.rules.catalogue import MQ, SEED_002, Citation, Rule
 
-SEED_002 = "seed 002_adc847a8fc6c1ca2.txt"
-SEED_003 = "seed 003_83ac8579f7e0d9f5.txt"
-MQ = ("mq",)
 RULE_FIELDS = tuple(f"config.structures.*.offld{n}{k}" for n in (1, 2, 3) for k in ("th", "sz"))
 
 RULES: tuple[Rule, ...] = (

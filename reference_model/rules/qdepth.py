@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import Citation, Rule
+from reference_model.rules.catalogue import MQ, SEED_004, Citation, Rule
 
-SEED_004 = "seed 004_97a0fff9f37ed76b.txt"
-MQ = ("mq",)
 SWITCHES = ("inspect.queues.*.qdphiev", "inspect.queues.*.qdploev", "inspect.queues.*.qdpmaxev")
 EVENTS = ("put.events", "get.events")
 

@@ -5,9 +5,7 @@ Profiles ``mq`` and ``cqs`` (units of work and queue managers exist only in ``mq
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import Citation, Rule
-
-SEED_003 = "seed 003_83ac8579f7e0d9f5.txt"
+from reference_model.rules.catalogue import SEED_003, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

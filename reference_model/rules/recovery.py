@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import Citation, Rule
-
-SEED_003 = "seed 003_83ac8579f7e0d9f5.txt"
-MQ = ("mq",)
+from reference_model.rules.catalogue import MQ, SEED_003, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import Citation, Rule
-
-SEED_001 = "seed 001_bbb586403b3000fc.txt"
-SEED_002 = "seed 002_adc847a8fc6c1ca2.txt"
-MQ = ("mq",)
+from reference_model.rules.catalogue import MQ, SEED_001, SEED_002, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(
