@@ -17,6 +17,7 @@ from conformance.results import (
     RuleVerdict,
     matches,
 )  # fmt: skip
+from conformance.reuse import reusing
 from conformance.trace import TraceResult
 from properties.run import MachineRun, run_machine
 from reference_model.codec import config_from_record, op_from_record
@@ -46,7 +47,8 @@ def run_gate(
     chosen = tuple(p for p in (profiles or caps.profiles) if p in caps.profiles)
     patterns = list(rules) if rules else None
     begin = time.perf_counter()
-    runs = [run_machine(adapter_factory, p, hypothesis_profile=hypothesis_profile, seed=seed) for p in chosen]
+    with reusing(adapter_factory) as shared:
+        runs = [run_machine(shared, p, hypothesis_profile=hypothesis_profile, seed=seed) for p in chosen]
     failures = tuple(_failure(r) for r in runs if r.failure is not None and r.failure.verdict != "pass")
     failing = {rule for f in failures if f.kind == "divergence" for rule in f.rules}
     exercised: Counter[str] = Counter()

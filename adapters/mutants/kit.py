@@ -80,13 +80,15 @@ class Mutant:
 class MutantAdapter(ReferenceAdapter):
     """The reference model (default readings) with one fault installed after ``open``."""
 
-    def __init__(self, name: str, install: Install) -> None:
+    def __init__(self, name: str, install: Install, profile: str = "mq") -> None:
         super().__init__(Readings(), name=name)
         self._install = install
+        self._profile = profile
 
     def capabilities(self) -> Capabilities:
-        """A mutant declares no reading: the gate must infer them (and fail to, for a mixed one)."""
-        return Capabilities(name=self.name)
+        """A mutant declares no reading (the gate must infer them, and fail to for a mixed one) and
+        claims only the profile its fault is built for."""
+        return Capabilities(name=self.name, profiles=(self._profile,))
 
     def open(self, config: Config) -> None:
         super().open(config)
@@ -107,7 +109,7 @@ def mutant(
         description=description,
         config=config,
         scenario=tuple(scenario),
-        factory=partial(MutantAdapter, mid, install),
+        factory=partial(MutantAdapter, mid, install, config.profile),
         mixes=tuple(mixes),
     )
 

@@ -106,6 +106,12 @@ def test_get_mutant_returns_a_fresh_adapter_claiming_no_reading():
     assert {"unknown"} == set(caps.readings.values())
 
 
+@pytest.mark.parametrize("mutant_id", ["M-OFFLOAD-002-a", "M-CQS-001-a"])
+def test_mutant_claims_only_the_profile_its_fault_is_built_for(mutant_id):
+    expected = (MUTANT_BY_ID[mutant_id].config.profile,)
+    assert expected == get_mutant(mutant_id).capabilities().profiles
+
+
 def test_get_mutant_names_the_known_ids_on_a_bad_id():
     with pytest.raises(KeyError, match="M-CQS-001-a"):
         get_mutant("M-NOPE-001-a")

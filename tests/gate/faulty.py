@@ -50,3 +50,11 @@ class MQOnly(_Faulty):
 
     def capabilities(self) -> Capabilities:
         return attrs.evolve(super().capabilities(), profiles=("mq",))
+
+
+class KeepsStateOnReopen(_Faulty):
+    """Ignores every ``open`` after the first: state leaks from one test case into the next."""
+
+    def open(self, config: Any) -> None:
+        if self.model is None:
+            super().open(config)
