@@ -10,15 +10,15 @@ machine.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from properties import boundaries as b
+from properties import shapes
 from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
-from reference_model.units import SIZE_100MB
+from reference_model.config import Config
 
-QMGRS = ("QM01", "QM02", "QM03")
+T = TypeVar("T")
 
 
 def _pick(rng: random.Random, values: tuple | list) -> Any:
@@ -26,61 +26,34 @@ def _pick(rng: random.Random, values: tuple | list) -> Any:
 
 
 def _length(rng: random.Random) -> int:
-    return _pick(rng, b.MQ_LENGTHS) if rng.random() < 0.7 else rng.randrange(0, 70_000)
+    edges = b.MQ_LENGTHS + b.MQ_INTERIOR_LENGTHS
+    return _pick(rng, edges) if rng.random() < 0.7 else rng.randrange(0, 70_000)
+
+
+class RandomDraw:
+    """A :class:`properties.shapes.Draw` over a seeded ``random.Random``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def pick(self, values: Sequence[T]) -> T:
+        return values[self._rng.randrange(len(values))]
+
+    def chance(self, percent: int) -> bool:
+        return self._rng.randrange(100) < percent
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self._rng.randint(lo, hi)
 
 
 def mq_config(rng: random.Random) -> Config:
-    """An mq configuration drawn like :func:`properties.strategies.mq_configs`."""
-    qmgrs = QMGRS[: rng.randint(1, 3)]
-    structures = []
-    for i in range(1, rng.randint(1, 2) + 1):
-        cflevel = rng.randint(1, 5)
-        fields: dict[str, Any] = {
-            "name": f"APP{i}", "cflevel": cflevel, "size_kb": _pick(rng, b.SMALL_STRUCTURE_KB),
-            "ratio": _pick(rng, (1, 2, 4, 6, 12, 60)), "fullthreshold": _pick(rng, (0, 50, 80, 85, 100)),
-            "recover": cflevel >= 3 and rng.random() < 0.5,
-        }  # fmt: skip
-        if cflevel == 5:
-            for n in (1, 2, 3):
-                if rng.random() < 0.5:
-                    fields[f"offld{n}th"] = _pick(rng, b.THRESHOLDS)
-                    fields[f"offld{n}sz"] = _pick(rng, b.OFFLOAD_SIZES)
-        structures.append(StructureDef(**fields))
-    names = [s.name for s in structures]
-    queues = []
-    for i in range(rng.randint(1, 3)):
-        shared = rng.random() < 0.8
-        queues.append(QueueDef(
-            f"Q{i}", cfstruct=_pick(rng, names) if shared else None, qmgr=None if shared else _pick(rng, qmgrs),
-            maxdepth=_pick(rng, b.MAXDEPTHS), qdepthhi=_pick(rng, b.DEPTH_PERCENTS),
-            qdepthlo=_pick(rng, b.DEPTH_PERCENTS), qdphiev=rng.random() < 0.5, qdploev=rng.random() < 0.5,
-            qdpmaxev=rng.random() < 0.5, maxmsgl=_pick(rng, (64 * 1024, 4 * 1024 * 1024, SIZE_100MB)),
-        ))  # fmt: skip
-    disabled = tuple(q for q in qmgrs if rng.random() < 0.3)
-    return Config(
-        profile="mq", qmgrs=qmgrs, structures=tuple(structures), queues=tuple(queues), perfmev_disabled=disabled
-    )
+    """An mq configuration (:func:`properties.shapes.mq_config`, the gate's shapes)."""
+    return shapes.mq_config(RandomDraw(rng))
 
 
 def cqs_config(rng: random.Random) -> Config:
-    """A cqs configuration drawn like :func:`properties.strategies.cqs_configs`."""
-    size = _pick(rng, b.SMALL_STRUCTURE_KB)
-    structure = StructureDef(
-        "PRIM1", size_kb=size, initsize_kb=_pick(rng, [v for v in b.SMALL_STRUCTURE_KB[:2] if v <= size]),
-        ratio=_pick(rng, (1, 4, 8, 16)), fullthreshold=_pick(rng, (0, 80, 85)),
-        ovflwmax=_pick(rng, (None, *b.around(30, 50, 70))), ovflwstr="OVFL1" if rng.random() < 0.5 else None,
-        ovflw_size_kb=_pick(rng, (6200, 6400, 8192)),
-    )  # fmt: skip
-    queues = tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(rng.randint(1, 4)))
-    vetoes = None if rng.random() < 0.5 else tuple(q.name for q in queues if rng.random() < 0.3)
-    return Config(
-        profile="cqs",
-        qmgrs=("IMS1", "IMS2"),
-        structures=(structure,),
-        queues=queues,
-        lgmsgsz=_pick(rng, (512, 1024, 4096, 30632)),
-        overflow_exit=vetoes,
-    )
+    """A cqs configuration (:func:`properties.shapes.cqs_config`, the gate's shapes)."""
+    return shapes.cqs_config(RandomDraw(rng))
 
 
 def _mq_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]]:

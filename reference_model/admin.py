@@ -79,10 +79,11 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
         new = attrs.evolve(s.defn, **dict(op.changes))
     except ConfigurationError as err:
         return invalid("alter_structure", err)
-    if new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3 and _in_use(model, s):
+    lowered = new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3
+    if lowered and _in_use(model, s):
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     s.defn = new
-    return Outcome("alter_structure", rules=("OFFLOAD-013",))
+    return Outcome("alter_structure", rules=("OFFLOAD-013", "CFLEVEL-009") if lowered else ("OFFLOAD-013",))
 
 
 def _in_use(model: Model, s: Structure) -> bool:

@@ -1,0 +1,160 @@
+"""The plumbing of the gate's state machines: one adapter, one checker, every step judged.
+
+Each Hypothesis test case draws a configuration, opens the adapter (reset by
+``open``; see :mod:`conformance.reuse`) and applies operations one at a time;
+every step is judged by :class:`conformance.checker.Checker` (the one checker).
+Rule arguments are indices into the configuration's queues, queue managers and
+structures, so they shrink well; the operations actually applied are recorded
+for the reproducer.  The profile machines are in :mod:`properties.mq_machine`
+and :mod:`properties.cqs_machine`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import event
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine
+
+from adapters.protocol import Adapter, AdapterError
+from conformance.checker import Checker, StepVerdict
+from properties.coverage import probes
+from reference_model import operations as o
+from reference_model.config import Config
+from reference_model.model import Model
+
+#: Indices into the configuration's names; -1 is the last (the 32nd queue manager, the newest structure).
+INDEX = st.integers(-1, 7)
+#: Puts (or gets) at most in one boundary-targeting rule.
+MAX_FILL = 24
+#: SETXCF ALTER sizes relative to INITSIZE, SIZE and the current size, and 0 (CAPACITY-004..008).
+SETXCF_TARGETS = st.sampled_from(
+    ("initsize-1", "initsize", "size-1", "size", "size+1", "current-1", "current-2", "zero")
+)
+
+
+class ConformanceFailure(AssertionError):
+    """The implementation departed from every admissible reading of the rules."""
+
+    def __init__(self, verdict: StepVerdict) -> None:
+        self.verdict = verdict
+        d = verdict.diff
+        super().__init__(
+            f"step {verdict.index}: {d.field} expected {d.expected!r} observed {d.observed!r} "
+            f"[{', '.join(verdict.rules)}]"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.verdict,))
+
+
+class AdapterFailure(AssertionError):
+    """The implementation could not answer (crash, hang, protocol breach)."""
+
+
+class Recorder:
+    """What one machine class saw across all its test cases: coverage and the last failure."""
+
+    def __init__(self) -> None:
+        self.rules: Counter[str] = Counter()
+        self.boundaries: dict[str, Counter[str]] = {}
+        self.steps = 0
+        self.cases = 0
+        self.last_failure: tuple[Config, list[Any], BaseException] | None = None
+
+
+class MachineBase(RuleBasedStateMachine):
+    adapter_factory: Callable[[], Adapter]
+    recorder: Recorder
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.adapter: Adapter | None = None
+        self.config: Config | None = None
+        self.ops: list[Any] = []
+        self.checker: Checker | None = None
+
+    # -- plumbing -----------------------------------------------------------------
+    def _open(self, config: Config) -> None:
+        self.config = config
+        self.recorder.cases += 1
+        self.adapter = type(self).adapter_factory()
+        try:
+            caps = self.adapter.capabilities()
+            self.checker = Checker(config, caps)
+            self.adapter.open(config)
+        except Exception as err:  # an implementation that cannot even open is a verdict, not our crash
+            self._fail(AdapterFailure(f"open: {type(err).__name__}: {err}"))
+
+    @property
+    def model(self) -> Model:
+        return self.checker.alive[0].model  # type: ignore[union-attr]
+
+    def _do(self, op: Any) -> None:
+        for rule_id, where in probes(self.model, op):
+            self.recorder.boundaries.setdefault(rule_id, Counter())[where] += 1
+        self.ops.append(op)
+        try:
+            observed = self.adapter.apply(op)  # type: ignore[union-attr]
+        except AdapterError as err:
+            self._fail(AdapterFailure(f"step {len(self.ops) - 1} ({op.KIND}): {err}"))
+        except Exception as err:  # an in-process implementation crashing is a verdict
+            self._fail(AdapterFailure(f"step {len(self.ops) - 1} ({op.KIND}): {type(err).__name__}: {err}"))
+        verdict = self.checker.check(op, observed)  # type: ignore[union-attr]
+        self.recorder.steps += 1
+        self.recorder.rules.update(verdict.expected.rules)
+        for rule_id in verdict.expected.rules:
+            event(rule_id)
+        if not verdict.ok:
+            self._fail(ConformanceFailure(verdict))
+
+    def _fail(self, err: BaseException) -> None:
+        self.recorder.last_failure = (self.config, list(self.ops), err)  # type: ignore[assignment]
+        raise err
+
+    def _pick(self, names: list[str], index: int) -> str:
+        return names[index % len(names)]
+
+    def _qmgr(self, i: int) -> str:
+        return self._pick(list(self.model.qmgrs), i)
+
+    def _queue(self, i: int) -> str:
+        return self._pick(list(self.model.queues), i)
+
+    def _structure(self, i: int) -> str:
+        return self._pick(list(self.model.structures), i)
+
+    def teardown(self) -> None:
+        if self.adapter is not None:
+            self.adapter.close()
+
+
+class ProfiledMachine(MachineBase):
+    """Operations shared by both profiles; each test case ends with an ``inspect`` (state-only faults)."""
+
+    def teardown(self) -> None:
+        try:
+            if self.checker is not None and self.checker.failed is None and self.recorder.last_failure is None:
+                self._do(o.Inspect())
+        finally:
+            super().teardown()
+
+    def _inspect(self, data: st.DataObject) -> None:
+        self._do(o.Inspect())
+
+    def _setxcf_alter(self, data: st.DataObject) -> None:
+        """SETXCF START,ALTER around INITSIZE, SIZE and the current size (CAPACITY-004..008)."""
+        s = self.model.structures[self._structure(data.draw(INDEX))]
+        d = s.defn
+        which = data.draw(SETXCF_TARGETS)
+        if which == "zero":
+            size = 0
+        elif which.startswith("current"):
+            size = s.size_kb - int(which[-1])
+        else:
+            base = d.effective_initsize_kb if which.startswith("initsize") else d.size_kb
+            size = base + (-1 if which.endswith("-1") else 1 if which.endswith("+1") else 0)
+        self._do(o.SetxcfAlter(d.name, size))

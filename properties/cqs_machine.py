@@ -1,0 +1,135 @@
+"""The cqs-profile state machine: CQSPUT/CQSREAD, the alter, overflow mode and the 15-minute scan."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from hypothesis.stateful import initialize, precondition, rule
+
+from properties import admin_fields as af
+from properties import boundaries as b
+from properties.base import INDEX, MAX_FILL, ProfiledMachine
+from properties.strategies import configs
+from reference_model import operations as o
+from reference_model.config import Config
+
+CQS_ADMIN = ("inspect", "set_overflow_exit", "define_structure", "setxcf_alter", "unsolicited_alter_outcome")
+#: Negative values are boundaries relative to LGMSGSZ (lg-1, lg, lg+1, 2lg+1); small values move usage in
+#: small steps (the 60/70/80% bands of CQS-001), large ones in big ones.
+CQS_LENGTHS = st.one_of(
+    st.sampled_from((-1, -2, -3, -4)), st.sampled_from((0, 1, 100, 256, 600, 1000, 1152, 4000)), st.integers(0, 40_000)
+)
+#: How an alter outcome's size relates to the structure: unchanged, grown (within SIZE) or beyond SIZE (CAPACITY-005).
+ALTER_GROWTH = st.sampled_from((0, 1, 100, 1000, "beyond"))
+SCAN_SECONDS = 900
+SCAN_ANCHORS = ("clock", "overflow start")
+#: Clock targets relative to the next scan: a third early (a 10-minute scan), around it, a whole interval late.
+SCAN_DELTAS = (-300, -1, 0, 1, SCAN_SECONDS)
+
+
+class CQSMachine(ProfiledMachine):
+    """The cqs profile."""
+
+    @initialize(config=configs("cqs"))
+    def open(self, config: Config) -> None:
+        self._open(config)
+
+    def _put(self, m: int, q: int, length: int) -> None:
+        if length < 0:  # a boundary relative to LGMSGSZ: lg-1, lg, lg+1, 2lg+1
+            lg = self.model.lgmsgsz
+            length = (lg - 1, lg, lg + 1, 2 * lg + 1)[-length - 1]
+        self._do(o.Put(self._qmgr(m), self._queue(q), length, tag=len(self.ops)))
+
+    def _last_ok(self) -> bool:
+        return self.checker.history[-1][1].ok  # type: ignore[union-attr]
+
+    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS)
+    def put(self, m: int, q: int, length: int) -> None:
+        self._put(m, q, length)
+
+    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS)
+    def put_more(self, m: int, q: int, length: int) -> None:
+        self._put(m, q, length)
+
+    @rule(m=INDEX, q=INDEX)
+    def get(self, m: int, q: int) -> None:
+        self._do(o.Get(self._qmgr(m), self._queue(q)))
+
+    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS, spread=st.booleans())
+    def fill(self, m: int, q: int, length: int, spread: bool) -> None:
+        """Boundary targeting: put until CQS starts an alter (OVFLWMAX reached) or a put is refused.
+
+        With ``spread``, the puts go round the queues with growing lengths, so the
+        queues end up using different amounts of space (the selection order of CQS-006/007).
+        """
+        for i in range(MAX_FILL):
+            if any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()):
+                return
+            if spread:
+                self._put(m, q + i, max(length, 0) * (1 + i % 3))
+            else:
+                self._put(m, q, length)
+            if not self._last_ok():
+                return
+
+    @rule(m=INDEX, q=INDEX)
+    def drain(self, m: int, q: int) -> None:
+        """Read every data object of a queue, down to empty (what the overflow scan looks for)."""
+        for _ in range(MAX_FILL):
+            self._do(o.Get(self._qmgr(m), self._queue(q)))
+            if not self._last_ok():
+                return
+
+    @precondition(lambda self: any(s.alter_pending for s in self.model.structures.values()))
+    @rule(success=st.booleans(), grow=ALTER_GROWTH)
+    def alter_outcome(self, success: bool, grow: int | str) -> None:
+        s = next(s for s in self.model.structures.values() if s.alter_pending)
+        size = s.defn.size_kb + 1 if grow == "beyond" else min(s.defn.size_kb, s.size_kb + int(grow))
+        self._do(o.AlterOutcome(s.defn.name, success, size if success else None))
+
+    @rule(seconds=st.sampled_from(b.CLOCK_STEPS))
+    def advance_clock(self, seconds: int) -> None:
+        self._do(o.AdvanceClock(seconds))
+
+    @precondition(lambda self: any(s.overflow_mode for s in self.model.structures.values()))
+    @rule(
+        m=INDEX,
+        which=st.sampled_from(("one", "all", "none")),
+        anchor=st.sampled_from(SCAN_ANCHORS),
+        delta=st.sampled_from(SCAN_DELTAS),
+    )
+    def overflow_scan(self, m: int, which: str, anchor: str, delta: int) -> None:
+        """Boundary targeting for the 15-minute scan: empty one, all or none of the queues in
+        overflow, then advance the clock to just before, at or after the next scan (either
+        reading of where scans are anchored) or a third of an interval early (CQS-013/014)."""
+        s = next(s for s in self.model.structures.values() if s.overflow_mode)
+        queues = sorted(s.overflow_queues)
+        for name in queues[:1] if which == "one" else queues if which == "all" else []:
+            for _ in range(MAX_FILL):
+                if not self.model.queues[name].msgs:
+                    break
+                self._do(o.Get(self._qmgr(m), name))
+        now = self.model.clock
+        start = 0 if anchor == "clock" else s.overflow_start
+        scan = start + ((max(now, start) - start) // SCAN_SECONDS + 1) * SCAN_SECONDS
+        self._do(o.AdvanceClock(max(1, scan + delta - now)))
+
+    @rule(data=st.data())
+    def admin(self, data: st.DataObject) -> None:
+        """The less frequent operations, one rule between them so puts and gets dominate."""
+        kind = data.draw(st.sampled_from(CQS_ADMIN), label="admin")
+        getattr(self, f"_{kind}")(data)
+
+    def _unsolicited_alter_outcome(self, data: st.DataObject) -> None:
+        """z/OS answering an alter CQS never started must be refused (CQS-003)."""
+        s = self.model.structures[self._structure(data.draw(INDEX))]
+        self._do(o.AlterOutcome(s.defn.name, data.draw(st.booleans()), None))
+
+    def _set_overflow_exit(self, data: st.DataObject) -> None:
+        vetoes = data.draw(st.one_of(st.none(), st.lists(INDEX, max_size=3)))
+        names = None if vetoes is None else tuple(sorted({self._queue(v) for v in vetoes}))
+        self._do(o.SetOverflowExit(names))
+
+    def _define_structure(self, data: st.DataObject) -> None:
+        """CQSSGxxx structure definitions, some invalid (CQS-002, CQS-016)."""
+        fields = data.draw(af.DEFINE_CQS_STRUCTURE_FIELDS)
+        self._do(o.DefineStructure({"name": f"PRIM{len(self.model.structures) + 1}", **fields}))

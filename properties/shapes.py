@@ -1,0 +1,195 @@
+"""Configuration shapes, written once for both generators.
+
+The Hypothesis strategies (:mod:`properties.strategies`) and the seeded campaign
+generator (:mod:`properties.generator`) draw configurations through the same
+functions here; only the source of choices differs (a :class:`Draw`).  That keeps
+the gate and the Spark campaigns on one vocabulary and one boundary bias.
+
+Shapes are chosen for what the rules need to be observable, not for realism:
+
+* structures are tiny (a few KB above the fixed overhead), so thresholds are
+  reached in a few puts;
+* the two structures of an mq configuration are often *twins* (the same
+  definition under another name), at the same or an adjacent CFLEVEL, with
+  queues on both: a reading that differs between levels or between offload
+  rules only shows when the same message meets both (CFLEVEL-002/003,
+  OFFLOAD-002/004/012 mixed readings);
+* each offload rule pair is the default, switched off (OFFLDnSZ 64K), always
+  on (OFFLDnTH 0, OFFLDnSZ 0: the comparison at equality on an empty
+  structure) or a boundary value (OFFLOAD-001..004, 012);
+* queues often copy one template, so a shared and a private queue with the
+  same depth and event settings meet the same puts (QDEPTH-006 readings);
+* rarely, configurations sit at a topology limit: 510-512 queues on a
+  structure, 61-63 application structures with or without CSQSYSAPPL, 31 or 32
+  queue managers (TOPOLOGY-003..006).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+from properties import boundaries as b
+from reference_model.accounting import pool_totals
+from reference_model.config import Accounting, Config, QueueDef, StructureDef
+from reference_model.units import SIZE_100MB
+
+T = TypeVar("T")
+QMGR_NAMES = tuple(f"QM{i:02d}" for i in range(1, 33))
+OFFLOAD_PAIR_SHAPES = ("default", "off", "always", "boundary")
+ACCOUNTING = Accounting()
+
+
+class Draw(Protocol):
+    """A source of choices: Hypothesis's ``draw`` or a seeded ``random.Random``."""
+
+    def pick(self, values: Sequence[T]) -> T:
+        """One of ``values`` (earlier values are simpler: Hypothesis shrinks toward them)."""
+        ...
+
+    def chance(self, percent: int) -> bool:
+        """True with probability ``percent``/100."""
+        ...
+
+    def integer(self, lo: int, hi: int) -> int:
+        """An integer in ``lo..hi`` inclusive."""
+        ...
+
+
+def _offload_pairs(d: Draw) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for n in (1, 2, 3):
+        shape = d.pick(OFFLOAD_PAIR_SHAPES)
+        if shape == "off":
+            fields[f"offld{n}th"], fields[f"offld{n}sz"] = d.pick(b.THRESHOLDS), 64 * 1024
+        elif shape == "always":
+            fields[f"offld{n}th"], fields[f"offld{n}sz"] = 0, 0
+        elif shape == "boundary":
+            fields[f"offld{n}th"], fields[f"offld{n}sz"] = d.pick(b.THRESHOLDS), d.pick(b.OFFLOAD_SIZES)
+    return fields
+
+
+def _size_and_ratio(d: Draw) -> tuple[int, int]:
+    """A tiny structure, usually with room for a few list entries at its ratio (a structure
+    where nothing fits is a boundary too, but a rare one: every put on it fails alike)."""
+    ratio = d.pick(b.RATIOS)
+    sizes = b.SMALL_STRUCTURE_KB
+    if d.chance(90):
+        sizes = tuple(kb for kb in sizes if pool_totals(kb, ratio, ACCOUNTING)[0] >= 3) or sizes
+    return d.pick(sizes), ratio
+
+
+def mq_structure(d: Draw, name: str, cflevel: int) -> StructureDef:
+    """One application structure at ``cflevel`` (offload rules and medium only matter at CFLEVEL(5))."""
+    size_kb, ratio = _size_and_ratio(d)
+    fields: dict[str, Any] = {
+        "name": name, "cflevel": cflevel, "size_kb": size_kb,
+        "ratio": ratio, "fullthreshold": d.pick(b.FULLTHRESHOLDS),
+        "recover": cflevel >= 3 and d.chance(50),
+    }  # fmt: skip
+    if d.chance(50):
+        fields["initsize_kb"] = max(b.SMALL_STRUCTURE_KB[0], size_kb - d.pick((0, 1, 2, 9, 50)))
+    if cflevel == 5:
+        fields.update(_offload_pairs(d))
+        if d.chance(50):
+            fields["offload"] = d.pick(("SMDS", "DB2"))
+    return StructureDef(**fields)
+
+
+def _levels(d: Draw, count: int) -> list[int]:
+    """CFLEVELs: CFLEVEL(5) most often (offload), otherwise any; a second structure at the same or adjacent level."""
+    first = d.pick((5, 5, 4, 3, 2, 1))
+    levels = [first]
+    for _ in range(count - 1):
+        levels.append(d.pick((first, max(1, first - 1), min(5, first + 1), d.integer(1, 5))))
+    return levels
+
+
+def _twin(d: Draw, first: StructureDef, name: str, cflevel: int) -> StructureDef:
+    """``first`` under another name, at ``cflevel`` (keeping what is valid there)."""
+    import attrs
+
+    changes: dict[str, Any] = {"name": name, "cflevel": cflevel, "recover": first.recover and cflevel >= 3}
+    if cflevel < 5:
+        changes["offload"] = None
+    return attrs.evolve(first, **changes)
+
+
+def mq_queue(d: Draw, name: str, template: dict[str, Any], placement: dict[str, Any]) -> QueueDef:
+    """A queue: the configuration's template (half the time) or its own depth and event settings."""
+    fields = dict(template) if d.chance(50) else _queue_settings(d)
+    return QueueDef(name=name, **placement, **fields)
+
+
+def _queue_settings(d: Draw) -> dict[str, Any]:
+    return {
+        "maxdepth": d.pick(b.MAXDEPTHS), "maxmsgl": d.pick((4 * 1024 * 1024, 64 * 1024, SIZE_100MB)),
+        "qdepthhi": d.pick(b.DEPTH_PERCENTS), "qdepthlo": d.pick(b.DEPTH_PERCENTS),
+        "qdphiev": d.chance(60), "qdploev": d.chance(60), "qdpmaxev": d.chance(60),
+    }  # fmt: skip
+
+
+def mq_config(d: Draw) -> Config:
+    """An mq-profile configuration: small structures and short queues, thresholds within reach."""
+    qmgrs = QMGR_NAMES[: d.pick((1, 2, 1, 2, 3))] if not d.chance(3) else QMGR_NAMES[: d.pick((31, 32))]
+    count = d.pick((1, 2, 2))
+    levels = _levels(d, count)
+    first = mq_structure(d, "APP1", levels[0])
+    structures = [first]
+    for i, level in enumerate(levels[1:], start=2):
+        twin = d.chance(50)
+        structures.append(_twin(d, first, f"APP{i}", level) if twin else mq_structure(d, f"APP{i}", level))
+    names = [s.name for s in structures]
+    template = _queue_settings(d)
+    queues = []
+    for i in range(d.pick((1, 2, 3, 2))):
+        if d.chance(80):
+            where = names[i % len(names)] if d.chance(50) else d.pick(names)
+            placement: dict[str, Any] = {"cfstruct": where, "qmgr": None}
+        else:
+            placement = {"cfstruct": None, "qmgr": d.pick(qmgrs)}
+        queues.append(mq_queue(d, f"Q{i}", template, placement))
+    queues += _filler_queues(d, names[0], sum(1 for q in queues if q.cfstruct == names[0]))
+    structures += _filler_structures(d, len(structures))
+    disabled = tuple(q for q in qmgrs[:3] if d.chance(15))
+    return Config(
+        profile="mq", qmgrs=qmgrs, structures=tuple(structures), queues=tuple(queues), perfmev_disabled=disabled
+    )
+
+
+def _filler_queues(d: Draw, structure: str, already: int) -> list[QueueDef]:
+    """Rarely, queues up to the 510th-512th on ``structure`` (TOPOLOGY-005: the 512th and 513th can be defined)."""
+    if not d.chance(10):
+        return []
+    total = d.pick(b.QUEUE_TOTALS)
+    return [QueueDef(f"F{i}", cfstruct=structure) for i in range(max(0, total - already))]
+
+
+def _filler_structures(d: Draw, already: int) -> list[StructureDef]:
+    """Rarely, structures up to 61-63 in all, with or without CSQSYSAPPL (TOPOLOGY-003/004)."""
+    if not d.chance(10):
+        return []
+    total = d.pick(b.STRUCTURE_TOTALS)
+    fill = ["CSQSYSAPPL"] if d.chance(50) else []
+    names = fill + [f"S{i}" for i in range(total - already - len(fill))]
+    return [StructureDef(n, size_kb=6200) for n in names]
+
+
+def cqs_config(d: Draw) -> Config:
+    """A cqs-profile configuration: one small primary, with or without an overflow structure."""
+    resource = d.chance(10)  # a resource structure: no overflow at all (CQS-016)
+    size_kb, ratio = _size_and_ratio(d)
+    structure = StructureDef(
+        "PRIM1", size_kb=size_kb,
+        initsize_kb=size_kb if d.chance(50) else d.pick([v for v in b.SMALL_STRUCTURE_KB if v <= size_kb]),
+        ratio=ratio, fullthreshold=d.pick((0, 80, 85)),
+        ovflwmax=None if resource else d.pick(b.OVFLWMAX), resource=resource,
+        ovflwstr="OVFL1" if d.chance(50) and not resource else None,
+        ovflw_size_kb=d.pick((6146, 6151, 6200, 6400, 8192)),
+    )  # fmt: skip
+    queues = tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(d.pick((2, 1, 3, 4))))
+    vetoes = None if d.chance(50) else tuple(q.name for q in queues if d.chance(30))
+    return Config(
+        profile="cqs", qmgrs=("IMS1", "IMS2"), structures=(structure,), queues=queues,
+        lgmsgsz=d.pick(b.LGMSGSZ), overflow_exit=vetoes,
+    )  # fmt: skip
