@@ -96,7 +96,8 @@ def _pruned(config: Config, ops: Sequence[Any]) -> Config | None:
 
 
 def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
-    """Simpler variants to try: fewer queues, smaller structures, other ratios, smaller MAXDEPTHs."""
+    """Simpler variants to try: fewer queues, smaller structures, other ratios, lower thresholds,
+    smaller MAXDEPTHs."""
     out = [c for c in (_pruned(config, ops),) if c is not None]
     fixed = config.accounting.fixed_kb
     for i, s in enumerate(config.structures):
@@ -108,6 +109,11 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             initsize = None if s.initsize_kb is None else min(s.initsize_kb, fixed + usable)
             out.append(swap(attrs.evolve(s, size_kb=fixed + usable, initsize_kb=initsize)))
         out += [swap(attrs.evolve(s, ratio=r)) for r in _RATIOS if r != s.ratio]
+        # A lower threshold is reached in fewer puts (kept only if the reproducer gets shorter).
+        if s.fullthreshold > 1:
+            out.append(swap(attrs.evolve(s, fullthreshold=1)))
+        if config.profile == "cqs" and s.effective_ovflwmax > 1:
+            out.append(swap(attrs.evolve(s, ovflwmax=1)))
     used = _referenced(ops)
     for i, q in enumerate(config.queues):
         if q.name not in used:
@@ -116,6 +122,41 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             smaller_q = attrs.evolve(q, maxdepth=depth)
             out.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
     return out
+
+
+#: Longest trace for which a smaller configuration is also tried without a window of operations.
+_WINDOW_LIMIT = 16
+
+
+def _failing_under(
+    run: Callable[[Config, Sequence[Any]], TraceResult],
+    config: Config,
+    ops: list[Any],
+    target: str,
+    budget: list[int],
+) -> tuple[list[Any], TraceResult | None]:
+    """``ops`` or ``ops`` without one contiguous window (largest first) that fails as ``target`` under ``config``.
+
+    A smaller structure reaches its thresholds in fewer puts, so the operations that
+    reached them on the larger one overshoot (the trace passes, or fails another way);
+    dropping a window of them lets delta debugging continue from the smaller structure.
+    """
+    result = run(config, ops)
+    budget[0] -= 1
+    if _key(result) == target:
+        return ops, result
+    if len(ops) > _WINDOW_LIMIT:
+        return ops, None
+    for width in range(len(ops) - 1, 0, -1):
+        for begin in range(len(ops) - width + 1):
+            if budget[0] <= 0:
+                return ops, None
+            candidate = ops[:begin] + ops[begin + width :]
+            result = run(config, candidate)
+            budget[0] -= 1
+            if _key(result) == target:
+                return candidate, result
+    return ops, None
 
 
 def _size(config: Config) -> int:
@@ -145,13 +186,12 @@ def minimise(
         improved = False
         for candidate in _smaller_configs(config, current):
             try:
-                result = run(candidate, current)
+                start, result = _failing_under(run, candidate, current, target, budget)
             except ConfigurationError:
                 continue
-            budget[0] -= 1
-            if _key(result) != target:
+            if result is None:
                 continue
-            ops_now, found = _ddmin(run, candidate, current[: _kept(result)], target, budget)
+            ops_now, found = _ddmin(run, candidate, start[: _kept(result)], target, budget)
             if len(ops_now) > len(current) or (
                 len(ops_now) == len(current) and candidate.queues == config.queues and _size(candidate) >= _size(config)
             ):

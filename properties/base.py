@@ -23,8 +23,10 @@ from adapters.protocol import Adapter, AdapterError
 from conformance.checker import Checker, StepVerdict
 from properties.coverage import probes
 from reference_model import operations as o
-from reference_model.config import Config
+from reference_model.accounting import pool_totals
+from reference_model.config import Accounting, Config
 from reference_model.model import Model
+from reference_model.state import Structure
 
 #: Indices into the configuration's names; -1 is the last (the 32nd queue manager, the newest structure).
 INDEX = st.integers(-1, 7)
@@ -32,7 +34,7 @@ INDEX = st.integers(-1, 7)
 MAX_FILL = 24
 #: SETXCF ALTER sizes relative to INITSIZE, SIZE and the current size, and 0 (CAPACITY-004..008).
 SETXCF_TARGETS = st.sampled_from(
-    ("initsize-1", "initsize", "size-1", "size", "size+1", "current-1", "current-2", "zero")
+    ("initsize-1", "initsize", "size-1", "size", "size+1", "current-1", "current-2", "in use", "in use-1", "zero")
 )
 
 
@@ -64,6 +66,18 @@ class Recorder:
         self.steps = 0
         self.cases = 0
         self.last_failure: tuple[Config, list[Any], BaseException] | None = None
+
+
+def smallest_holding(s: Structure, acct: Accounting) -> int:
+    """The smallest size (KB) whose pools hold what ``s`` has in use: the CAPACITY-006 boundary."""
+    kb = acct.fixed_kb
+    used = (s.pools.entries_used, s.pools.elements_used)
+    while kb < s.defn.size_kb:
+        entries, elements = pool_totals(kb, s.defn.ratio, acct)
+        if entries >= used[0] and elements >= used[1]:
+            break
+        kb += 1
+    return kb
 
 
 class MachineBase(RuleBasedStateMachine):
@@ -152,6 +166,8 @@ class ProfiledMachine(MachineBase):
         which = data.draw(SETXCF_TARGETS)
         if which == "zero":
             size = 0
+        elif which.startswith("in use"):
+            size = smallest_holding(s, self.model.acct) - (1 if which.endswith("-1") else 0)
         elif which.startswith("current"):
             size = s.size_kb - int(which[-1])
         else:

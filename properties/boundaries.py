@@ -15,11 +15,15 @@ def around(*points: int, lo: int = 0, hi: int | None = None) -> tuple[int, ...]:
 
 #: Message lengths: 0, 4K, 32K, 63K, 63.75K, 64K (OFFLDnSZ values) and 100 MB (CFLEVEL-005).
 MQ_LENGTHS = (*around(0, 4 * KB, 32 * KB, SIZE_63K, SIZE_63_75K, 64 * KB), SIZE_100MB - 1, SIZE_100MB)
+#: The large-message boundaries: 63K (CFLEVEL(4) needed above it), 63.75K (forced offload), 64K.
+LARGE_MESSAGE_BOUNDARIES = (SIZE_63K, SIZE_63_75K, 64 * KB)
 #: Lengths strictly between boundaries, where two readings of a boundary disagree (63K < 64896 < 63.75K),
 #: and small messages that move usage in small steps.
 MQ_INTERIOR_LENGTHS = (100, 600, 1000, 3000, 64_896)
 #: Thresholds (percent): each default and the ends of the range, and two interior values.
 THRESHOLDS = (*around(0, 70, 80, 90, 100, hi=100), 20, 50)
+#: One threshold for all three offload rules: low enough that a structure passing it still has room.
+SHARED_THRESHOLDS = (1, 20, 50, 70)
 #: FULLTHRESHOLD values: off (0), the ends of the range and the usual settings.
 FULLTHRESHOLDS = (0, 1, 50, 80, 85, 99, 100)
 #: OFFLDnSZ values: the defaults, the off switch and one KB either side.
@@ -35,9 +39,10 @@ LGMSGSZ = (1, 127, 128, 512, 601, 1024, 4095, 4096, 30632, 30633, 40000)
 #: OVFLWMAX values: the default and the ends of the range, and around the usual settings.
 OVFLWMAX = (None, None, None, None, 0, 1, 100, *around(30, 50, 70), 75)
 #: Queue-count boundary (TOPOLOGY-005): filler queues so the 512th and 513th can be defined.
-QUEUE_TOTALS = (510, 511, 512)
+QUEUE_TOTALS = (511, 512)
 #: Application-structure boundary (TOPOLOGY-003/004): so the 63rd and 64th can be defined.
-STRUCTURE_TOTALS = (61, 62, 63)
-#: MAXDEPTH values: small multiples of 100 would need hundreds of puts, so small values and a multiple of 10.
-MAXDEPTHS = (0, 1, 2, 3, 5, 7, 10, 20)
+STRUCTURE_TOTALS = (62, 63)
+#: MAXDEPTH values: small ones (a multiple of 100 would need hundreds of puts to reach QDEPTHHI), and the
+#: default 5000 for queues that must take many messages (structure usage, offload thresholds).
+MAXDEPTHS = (0, 1, 2, 3, 5, 7, 10, 20, 5000, 5000)
 DEPTH_PERCENTS = around(0, 20, 50, 80, 100, hi=100)

@@ -54,20 +54,22 @@ class CQSMachine(ProfiledMachine):
     def get(self, m: int, q: int) -> None:
         self._do(o.Get(self._qmgr(m), self._queue(q)))
 
-    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS, spread=st.booleans())
-    def fill(self, m: int, q: int, length: int, spread: bool) -> None:
+    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS, pattern=st.sampled_from(("same", "spread", "alternate")))
+    def fill(self, m: int, q: int, length: int, pattern: str) -> None:
         """Boundary targeting: put until CQS starts an alter (OVFLWMAX reached) or a put is refused.
 
-        With ``spread``, the puts go round the queues with growing lengths, so the
-        queues end up using different amounts of space (the selection order of CQS-006/007).
+        ``spread``: the puts go round the queues with growing lengths, so the queues end up
+        using different amounts of space (the selection order of CQS-006/007).  ``alternate``:
+        ``length``-byte and empty data objects in turn, so entry and element usage drift apart
+        and reads change them unevenly (the usage metric readings of CQS-020).
         """
         for i in range(MAX_FILL):
             if any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()):
                 return
-            if spread:
+            if pattern == "spread":
                 self._put(m, q + i, max(length, 0) * (1 + i % 3))
             else:
-                self._put(m, q, length)
+                self._put(m, q, 0 if pattern == "alternate" and i % 2 else length)
             if not self._last_ok():
                 return
 

@@ -8,12 +8,19 @@ from hypothesis import strategies as st
 from hypothesis.stateful import initialize, precondition, rule
 
 from properties import admin_fields as af
-from properties.base import INDEX, MAX_FILL, ProfiledMachine
-from properties.strategies import configs, lengths
+from properties import boundaries as b
+from properties.base import INDEX, MAX_FILL, ProfiledMachine, smallest_holding
+from properties.strategies import boundary_lengths, configs, lengths
 from reference_model import operations as o
 from reference_model.config import Config
 from reference_model.model import Model
 
+#: Lengths relative to the put's structure: one of its OFFLDnSZ values, one byte under or over (OFFLOAD-002/003).
+RELATIVE_LENGTHS = tuple((n, delta) for n in (1, 2, 3) for delta in (-1, 0, 1))
+#: A length: a documented boundary (half the time), relative to the structure (resolved when the put
+#: is made), or anything.
+Length = int | tuple[int, int]
+MQ_LENGTHS = st.one_of(boundary_lengths(), boundary_lengths(), st.sampled_from(RELATIVE_LENGTHS), lengths())
 MQ_TARGETS = ("OFFLD1TH", "OFFLD2TH", "OFFLD3TH", "FULLTHRESHOLD", "QDEPTHHI", "MAXDEPTH", "full")
 ADMIN = ("set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "inspect")
 
@@ -44,10 +51,19 @@ class MQMachine(ProfiledMachine):
     def open(self, config: Config) -> None:
         self._open(config)
 
-    def _put(self, m: int, q: int, length: int, persistent: bool, syncpoint: bool) -> None:
+    def _length(self, queue: Any, length: Length) -> int:
+        if isinstance(length, int):
+            return length
+        n, delta = length
+        if queue.defn.cfstruct is None:
+            return 0
+        return max(0, getattr(self.model.structures[queue.defn.cfstruct].defn, f"offld{n}sz") + delta)
+
+    def _put(self, m: int, q: int, length: Length, persistent: bool, syncpoint: bool) -> None:
         queue = self.model.queues[self._queue(q)]
         qmgr = queue.defn.qmgr or self._qmgr(m)
-        self._do(o.Put(qmgr, queue.defn.name, length, persistent, syncpoint, len(self.ops)))
+        size = self._length(queue, length)
+        self._do(o.Put(qmgr, queue.defn.name, size, persistent, syncpoint, len(self.ops)))
 
     def _get(self, m: int, q: int, syncpoint: bool) -> None:
         queue = self.model.queues[self._queue(q)]
@@ -56,14 +72,44 @@ class MQMachine(ProfiledMachine):
     def _last_ok(self) -> bool:
         return self.checker.history[-1][1].ok  # type: ignore[union-attr]
 
-    @rule(m=INDEX, q=INDEX, length=lengths(), persistent=st.booleans(), syncpoint=st.booleans())
-    def put(self, m: int, q: int, length: int, persistent: bool, syncpoint: bool) -> None:
+    @rule(m=INDEX, q=INDEX, length=MQ_LENGTHS, persistent=st.booleans(), syncpoint=st.booleans())
+    def put(self, m: int, q: int, length: Length, persistent: bool, syncpoint: bool) -> None:
         self._put(m, q, length, persistent, syncpoint)
 
-    @rule(m=INDEX, q=INDEX, length=lengths(), persistent=st.booleans(), syncpoint=st.booleans())
-    def put_more(self, m: int, q: int, length: int, persistent: bool, syncpoint: bool) -> None:
+    @rule(m=INDEX, q=INDEX, length=MQ_LENGTHS, persistent=st.booleans(), syncpoint=st.booleans())
+    def put_more(self, m: int, q: int, length: Length, persistent: bool, syncpoint: bool) -> None:
         """A second put rule: puts are the operation most rules are about."""
         self._put(m, q, length, persistent, syncpoint)
+
+    @rule(m=INDEX, length=boundary_lengths(), persistent=st.booleans())
+    def put_everywhere(self, m: int, length: int, persistent: bool) -> None:
+        """The same message on one queue of every structure: a reading that differs between
+        CFLEVELs or between structures only shows when the same message meets both
+        (CFLEVEL-002/003, OFFLOAD-004 mixed readings)."""
+        for i in self._roomiest_queues().values():
+            self._put(m, i, length, persistent, False)
+
+    def _roomiest_queues(self) -> dict[str, int]:
+        """Per structure, the index of its queue with most room below MAXDEPTH."""
+        best: dict[str, tuple[int, int]] = {}
+        for i, queue in enumerate(self.model.queues.values()):
+            name = queue.defn.cfstruct
+            room = queue.defn.maxdepth - queue.depth
+            if name is not None and (name not in best or room > best[name][0]):
+                best[name] = (room, i)
+        return {name: i for name, (_, i) in best.items()}
+
+    def _roomiest(self, cfstruct: str) -> int:
+        return self._roomiest_queues()[cfstruct]
+
+    @rule(m=INDEX, boundary=st.sampled_from(b.LARGE_MESSAGE_BOUNDARIES))
+    def large_messages(self, m: int, boundary: int) -> None:
+        """The large-message boundaries on every structure: one byte under, at and over a boundary
+        (63K, 63.75K, 64K), and a length between 63K and 63.75K where the forced-offload readings
+        disagree (CFLEVEL-003/004, OFFLOAD-004)."""
+        for length in (boundary - 1, boundary, boundary + 1, b.MQ_INTERIOR_LENGTHS[-1]):
+            for i in self._roomiest_queues().values():
+                self._put(m, i, length, False, False)
 
     @rule(m=INDEX, q=INDEX, syncpoint=st.booleans())
     def get(self, m: int, q: int, syncpoint: bool) -> None:
@@ -72,12 +118,12 @@ class MQMachine(ProfiledMachine):
     @rule(
         m=INDEX,
         q=INDEX,
-        length=lengths(),
+        length=MQ_LENGTHS,
         boundary=st.sampled_from(MQ_TARGETS),
         past=st.integers(0, 1),
         persistent=st.booleans(),
     )
-    def fill(self, m: int, q: int, length: int, boundary: str, past: int, persistent: bool) -> None:
+    def fill(self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool) -> None:
         """Boundary targeting: put ``length``-byte messages until ``boundary`` is reached (and ``past`` more)."""
         queue = self.model.queues[self._queue(q)]
         extra = past
@@ -90,6 +136,51 @@ class MQMachine(ProfiledMachine):
             if not self._last_ok():
                 return
 
+    @rule(
+        m=INDEX,
+        q=INDEX,
+        at=st.sampled_from(("its own", "its own", "empty", "OFFLD1TH", "OFFLD2TH", "OFFLD3TH")),
+        n=st.sampled_from((1, 2, 3)),
+        delta=st.sampled_from((-1, 0, 1)),
+    )
+    def offload_probe(self, m: int, q: int, at: str, n: int, delta: int) -> None:
+        """Boundary targeting for the offload rules: bring the queue's structure to a threshold
+        (empty it: usage 0, which an OFFLDnTH of 0 equals; or put empty messages until usage
+        passes OFFLDnTH, where the usage metrics can disagree), then put a message one byte
+        under, at or over OFFLDnSZ of rule ``n``, then of the other two rules (a mixed reading shows
+        only when two rules meet the same usage) (OFFLOAD-002/003/012)."""
+        queue = self.model.queues[self._queue(q)]
+        if queue.defn.cfstruct is None:
+            return
+        if at == "its own":  # the structure's own first threshold: empty if it is 0
+            at = "empty" if self.model.structures[queue.defn.cfstruct].defn.offld1th == 0 else "OFFLD1TH"
+        q = self._roomiest(queue.defn.cfstruct)  # so the puts are not stopped by MAXDEPTH first
+        queue = self.model.queues[self._queue(q)]
+        if at == "empty":
+            self._empty_structure(m, queue.defn.cfstruct)
+        else:
+            for _ in range(MAX_FILL):
+                if _reached(self.model, queue, at):
+                    break
+                self._put(m, q, 0, False, False)
+                if not self._last_ok():
+                    return
+        for k in (n, n % 3 + 1, (n + 1) % 3 + 1):  # one message per rule, each at the same usage
+            if at == "empty":
+                self._empty_structure(m, queue.defn.cfstruct)
+            self._put(m, q, (k, delta), False, False)
+
+    def _empty_structure(self, m: int, cfstruct: str) -> None:
+        for name, other in self.model.queues.items():
+            if other.defn.cfstruct != cfstruct:
+                continue
+            for _ in range(MAX_FILL):
+                if not other.msgs:
+                    break
+                self._do(o.Get(other.defn.qmgr or self._qmgr(m), name, False))
+                if not self._last_ok():
+                    break
+
     @rule(m=INDEX, q=INDEX)
     def drain(self, m: int, q: int) -> None:
         """Get every available message (down through QDEPTHLO and to empty)."""
@@ -98,16 +189,32 @@ class MQMachine(ProfiledMachine):
             if not self._last_ok():
                 return
 
-    @rule(m=INDEX, q=INDEX, length=lengths(), put=st.booleans(), commit=st.booleans())
-    def unit_of_work(self, m: int, q: int, length: int, put: bool, commit: bool) -> None:
-        """A put or get under syncpoint, then COMMIT or BACKOUT by the same queue manager
-        (QUEUE-00x units of work, CAPACITY-010 storage on commit, QDEPTH-012 switches on backout)."""
+    @rule(
+        m=INDEX,
+        q=INDEX,
+        length=MQ_LENGTHS,
+        put=st.booleans(),
+        meanwhile=st.sampled_from(("nothing", "lower cflevel", "get elsewhere", "inspect")),
+        commit=st.booleans(),
+    )
+    def unit_of_work(self, m: int, q: int, length: Length, put: bool, meanwhile: str, commit: bool) -> None:
+        """A put or get under syncpoint; while it is uncommitted, optionally a command that must
+        see it (lowering CFLEVEL: CFLEVEL-009; another queue manager's get: QUEUE-00x; inspect);
+        then COMMIT or BACKOUT by the same queue manager (CAPACITY-010, QDEPTH-012)."""
         queue = self.model.queues[self._queue(q)]
         qmgr = queue.defn.qmgr or self._qmgr(m)
         if put:
-            self._do(o.Put(qmgr, queue.defn.name, length, False, True, len(self.ops)))
+            self._do(o.Put(qmgr, queue.defn.name, self._length(queue, length), False, True, len(self.ops)))
         else:
             self._do(o.Get(qmgr, queue.defn.name, True))
+        if meanwhile == "lower cflevel" and queue.defn.cfstruct is not None:
+            level = self.model.structures[queue.defn.cfstruct].defn.cflevel
+            self._do(o.AlterStructure(queue.defn.cfstruct, {"cflevel": max(1, level - 1)}))
+        elif meanwhile == "get elsewhere":
+            other = next((n for n in self.model.qmgrs if n != qmgr), qmgr)
+            self._do(o.Get(queue.defn.qmgr or other, queue.defn.name, False))
+        elif meanwhile == "inspect":
+            self._do(o.Inspect())
         self._do((o.Commit if commit else o.Backout)(qmgr))
 
     @rule(m=INDEX, commit=st.booleans())
@@ -137,12 +244,23 @@ class MQMachine(ProfiledMachine):
         ]
         return self._pick(names, q) if names else self._queue(q)
 
-    @rule(m=INDEX, q=INDEX, backup=st.sampled_from(("same", "none", "other")), purge=st.booleans())
-    def failure_cycle(self, m: int, q: int, backup: str, purge: bool) -> None:
+    @rule(
+        m=INDEX,
+        q=INDEX,
+        backup=st.sampled_from(("same", "none", "other")),
+        purge=st.booleans(),
+        unrecoverable=st.integers(0, 3),
+    )
+    def failure_cycle(self, m: int, q: int, backup: str, purge: bool, unrecoverable: int) -> None:
         """BACKUP CFSTRUCT (of the queue's structure, of another, or none), the structure fails,
-        RECOVER CFSTRUCT, then a get from the queue (RECOVERY-001..007: what comes back, in which order)."""
+        RECOVER CFSTRUCT, then a get from the queue (RECOVERY-001..007: what comes back, in which order).
+
+        A RECOVER(NO) structure stays failed for the rest of the test case, so one is failed only
+        in one cycle in four (``unrecoverable == 0``)."""
         queue = self.model.queues[self._recoverable_queue(q)]
         name = queue.defn.cfstruct or self._structure(q)
+        if not self.model.structures[name].defn.recover and unrecoverable:
+            return
         qmgr = queue.defn.qmgr or self._qmgr(m)
         if backup != "none":
             target = name if backup == "same" else self._structure(m + 1)
@@ -172,6 +290,30 @@ class MQMachine(ProfiledMachine):
     def setxcf_alter(self, data: st.DataObject) -> None:
         self._setxcf_alter(data)
 
+    @rule(
+        q=INDEX,
+        grow=st.sampled_from(("size", "size-1")),
+        length=st.sampled_from((0, 1000, 4096)),
+        back=st.sampled_from(("initsize", "in use", "in use-1")),
+    )
+    def resize_cycle(self, q: int, grow: str, length: int, back: str) -> None:
+        """SETXCF ALTER a structure up from INITSIZE, put until it holds more than INITSIZE could,
+        then ALTER it back down to INITSIZE or to around the storage in use (CAPACITY-004/006)."""
+        queue = self.model.queues[self._queue(q)]
+        if queue.defn.cfstruct is None:
+            return
+        s = self.model.structures[queue.defn.cfstruct]
+        self._do(o.SetxcfAlter(s.defn.name, s.defn.size_kb - (1 if grow == "size-1" else 0)))
+        for _ in range(MAX_FILL):
+            if smallest_holding(s, self.model.acct) > s.defn.effective_initsize_kb:
+                break
+            self._put(0, q, length, False, False)
+            if not self._last_ok():
+                break
+        in_use = smallest_holding(s, self.model.acct)
+        target = {"initsize": s.defn.effective_initsize_kb, "in use": in_use, "in use-1": in_use - 1}[back]
+        self._do(o.SetxcfAlter(s.defn.name, target))
+
     @rule(data=st.data())
     def define(self, data: st.DataObject) -> None:
         """DEFINE QLOCAL or DEFINE CFSTRUCT; in a configuration at a topology limit, the next one
@@ -200,7 +342,9 @@ class MQMachine(ProfiledMachine):
 
     def _fail_structure(self, data: st.DataObject) -> None:
         queue = self.model.queues[self._recoverable_queue(data.draw(INDEX))]
-        self._do(o.FailStructure(queue.defn.cfstruct or self._structure(data.draw(INDEX))))
+        name = queue.defn.cfstruct or self._structure(data.draw(INDEX))
+        if self.model.structures[name].defn.recover or data.draw(st.integers(0, 3)) == 0:
+            self._do(o.FailStructure(name))
 
     def _recover(self, data: st.DataObject) -> None:
         self._do(o.Recover(self._structure(data.draw(INDEX)), data.draw(st.booleans())))

@@ -14,7 +14,7 @@ _COMMON = {
 }
 PROFILES = {
     "dev": settings(max_examples=60, stateful_step_count=30, **_COMMON),
-    "ci": settings(max_examples=300, stateful_step_count=40, **_COMMON),
+    "ci": settings(max_examples=1000, stateful_step_count=40, **_COMMON),
     "nightly": settings(max_examples=3000, stateful_step_count=80, **_COMMON),
 }
 

@@ -57,7 +57,16 @@ class Draw(Protocol):
 
 
 def _offload_pairs(d: Draw) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
+    """OFFLDnTH/OFFLDnSZ: each pair on its own, or all three pairs from an empty structure
+    (OFFLDnTH 0: the comparison at equality) or at one shared threshold (the usage metric
+    readings differ between the pairs only when they compare the same number)."""
+    mode = d.pick(("independent", "from empty", "shared threshold"))
+    if mode != "independent":
+        threshold = 0 if mode == "from empty" else d.pick(b.SHARED_THRESHOLDS)
+        fields = {f"offld{n}th": threshold for n in (1, 2, 3)}
+        fields.update({f"offld{n}sz": d.pick(b.OFFLOAD_SIZES) for n in (1, 2, 3)})
+        return fields
+    fields = {}
     for n in (1, 2, 3):
         shape = d.pick(OFFLOAD_PAIR_SHAPES)
         if shape == "off":
@@ -115,9 +124,9 @@ def _twin(d: Draw, first: StructureDef, name: str, cflevel: int) -> StructureDef
     return attrs.evolve(first, **changes)
 
 
-def mq_queue(d: Draw, name: str, template: dict[str, Any], placement: dict[str, Any]) -> QueueDef:
-    """A queue: the configuration's template (half the time) or its own depth and event settings."""
-    fields = dict(template) if d.chance(50) else _queue_settings(d)
+def mq_queue(d: Draw, name: str, template: dict[str, Any] | None, placement: dict[str, Any]) -> QueueDef:
+    """A queue with the configuration's template settings, or (``template`` None) its own."""
+    fields = dict(template) if template is not None else _queue_settings(d)
     return QueueDef(name=name, **placement, **fields)
 
 
@@ -141,6 +150,7 @@ def mq_config(d: Draw) -> Config:
         structures.append(_twin(d, first, f"APP{i}", level) if twin else mq_structure(d, f"APP{i}", level))
     names = [s.name for s in structures]
     template = _queue_settings(d)
+    uniform = d.chance(50)  # every queue alike: what differs between them is only shared or private
     queues = []
     for i in range(d.pick((1, 2, 3, 2))):
         if d.chance(80):
@@ -148,7 +158,9 @@ def mq_config(d: Draw) -> Config:
             placement: dict[str, Any] = {"cfstruct": where, "qmgr": None}
         else:
             placement = {"cfstruct": None, "qmgr": d.pick(qmgrs)}
-        queues.append(mq_queue(d, f"Q{i}", template, placement))
+        queues.append(mq_queue(d, f"Q{i}", template if uniform or d.chance(50) else None, placement))
+    if d.chance(25):  # a private twin of the first queue (QDEPTH readings that differ for shared queues)
+        queues.append(mq_queue(d, "PRIVATE", template, {"cfstruct": None, "qmgr": qmgrs[0]}))
     queues += _filler_queues(d, names[0], sum(1 for q in queues if q.cfstruct == names[0]))
     structures += _filler_structures(d, len(structures))
     disabled = tuple(q for q in qmgrs[:3] if d.chance(15))

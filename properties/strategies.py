@@ -36,6 +36,11 @@ class HypothesisDraw:
         return self._draw(st.integers(lo, hi))
 
 
+def boundary_lengths() -> st.SearchStrategy[int]:
+    """The documented message-length boundaries and the points between them."""
+    return st.sampled_from((*b.MQ_LENGTHS, *b.MQ_INTERIOR_LENGTHS))
+
+
 def lengths(max_value: int = SIZE_100MB) -> st.SearchStrategy[int]:
     """Message lengths: mostly documented boundaries and points between them, sometimes anything."""
     edges = [v for v in (*b.MQ_LENGTHS, *b.MQ_INTERIOR_LENGTHS) if v <= max_value]
