@@ -57,7 +57,13 @@ def _kill_by_id(job: tuple[str, str, int | None]) -> Kill:
     from adapters.mutants import MUTANT_BY_ID
 
     mutant_id, hypothesis_profile, seed = job
-    return kill(MUTANT_BY_ID[mutant_id], hypothesis_profile=hypothesis_profile, seed=seed)
+    mutant = MUTANT_BY_ID[mutant_id]
+    try:
+        return kill(mutant, hypothesis_profile=hypothesis_profile, seed=seed)
+    except Exception as err:  # one mutant's crash is its row of the table, not the end of the table
+        log.error("mutant %s: the gate crashed: %s: %s", mutant_id, type(err).__name__, err)
+        field = f"gate error: {type(err).__name__}: {err}"
+        return Kill(mutant.id, mutant.rule, False, 0.0, None, len(mutant.scenario), False, field)
 
 
 def kill_all(

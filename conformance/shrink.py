@@ -98,12 +98,15 @@ def _pruned(config: Config, ops: Sequence[Any]) -> Config | None:
 def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
     """Simpler variants to try: fewer queues, smaller structures, other ratios, lower thresholds,
     smaller MAXDEPTHs."""
-    out = [c for c in (_pruned(config, ops),) if c is not None]
+    out: list[Config | None] = [_pruned(config, ops)]
     fixed = config.accounting.fixed_kb
     for i, s in enumerate(config.structures):
 
-        def swap(new: Any, i: int = i) -> Config:
-            return attrs.evolve(config, structures=(*config.structures[:i], new, *config.structures[i + 1 :]))
+        def swap(new: Any, i: int = i) -> Config | None:
+            try:
+                return attrs.evolve(config, structures=(*config.structures[:i], new, *config.structures[i + 1 :]))
+            except ConfigurationError:  # e.g. INITSIZE above the smaller SIZE
+                return None
 
         for usable in (u for u in _SIZE_LADDER if fixed + u < s.size_kb):
             initsize = None if s.initsize_kb is None else min(s.initsize_kb, fixed + usable)
@@ -112,16 +115,17 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         # A lower threshold is reached in fewer puts (kept only if the reproducer gets shorter).
         if s.fullthreshold > 1:
             out.append(swap(attrs.evolve(s, fullthreshold=1)))
-        if config.profile == "cqs" and s.effective_ovflwmax > 1:
+        if config.profile == "cqs" and not s.resource and s.effective_ovflwmax > 1:
             out.append(swap(attrs.evolve(s, ovflwmax=1)))
+    kept = [c for c in out if c is not None]
     used = _referenced(ops)
     for i, q in enumerate(config.queues):
         if q.name not in used:
             continue  # e.g. the filler queues before a 513th
         for depth in (d for d in (1, 2, 3, 5, q.maxdepth // 2) if 0 < d < q.maxdepth):
             smaller_q = attrs.evolve(q, maxdepth=depth)
-            out.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
-    return out
+            kept.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
+    return kept
 
 
 #: Longest trace for which a smaller configuration is also tried without a window of operations.

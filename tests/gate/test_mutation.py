@@ -1,0 +1,36 @@
+"""``cfconform mutants``: the kill table (conformance/mutation.py)."""
+
+from __future__ import annotations
+
+from adapters.mutants import MUTANT_BY_ID
+from conformance import mutation
+
+
+def test_kill_all_kills_a_mutant_and_measures_its_reproducer():
+    (row,) = mutation.kill_all([MUTANT_BY_ID["M-CQS-005-b"]], hypothesis_profile="dev", seed=1, processes=1)
+    assert (True, "M-CQS-005-b", "CQS-005") == (row.killed, row.mutant, row.rule)
+    assert row.reproducer_steps is not None and row.reproducer_steps >= 1
+
+
+def test_a_gate_crash_is_a_not_killed_row_naming_the_error(monkeypatch):
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(mutation, "kill", crash)
+    (row,) = mutation.kill_all([MUTANT_BY_ID["M-CQS-005-b"]], processes=1)
+    assert (False, "gate error: RuntimeError: boom") == (row.killed, row.field)
+
+
+def test_summary_counts_the_score_and_lists_the_survivors():
+    rows = [
+        mutation.Kill("M-A-001-a", "A-001", True, 1.0, 3, 2, True, "events"),
+        mutation.Kill("M-A-001-b", "A-001", False, 2.0, None, 2, False, None),
+    ]
+    summary = mutation.summary(rows)
+    assert (2, 1, 0.5, 1, ["M-A-001-b"]) == (
+        summary["mutants"],
+        summary["killed"],
+        summary["score"],
+        summary["max_excess_steps"],
+        summary["survivors"],
+    )
