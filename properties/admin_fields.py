@@ -37,21 +37,29 @@ ALTER_QUEUE_CHANGES = one_or_some({
     "maxdepth": st.sampled_from((-1, 0, 1, 5, 999_999_999, 1_000_000_000)),
     "maxmsgl": st.sampled_from((-1, 0, 64 * 1024, SIZE_100MB, SIZE_100MB + 1)),
 })  # fmt: skip
-#: Extra DEFINE QLOCAL keywords (none most of the time: a plain valid definition).
-DEFINE_QUEUE_FIELDS = st.one_of(st.just({}), one_or_some({
-    "qdepthhi": st.sampled_from((-1, 0, 80, 100, 101)), "maxdepth": st.sampled_from((-1, 0, 5)),
-    "maxmsgl": st.sampled_from((-1, 64 * 1024, SIZE_100MB, SIZE_100MB + 1)),
-    "name": st.sampled_from(("bad name!", "Q0")), "cfstruct": st.sampled_from(("CSQ_ADMIN", "NOSUCH")),
-}))  # fmt: skip
+#: Extra DEFINE QLOCAL keywords: none (a plain valid definition), a reserved or unknown structure,
+#: a bad or duplicate name, or depth and length limits.
+DEFINE_QUEUE_FIELDS = st.one_of(
+    st.just({}),
+    st.fixed_dictionaries({"cfstruct": st.sampled_from(("CSQ_ADMIN", "NOSUCH"))}),
+    st.fixed_dictionaries({"name": st.sampled_from(("bad name!", "Q0"))}),
+    one_or_some({
+        "qdepthhi": st.sampled_from((-1, 0, 80, 100, 101)), "maxdepth": st.sampled_from((-1, 0, 5)),
+        "maxmsgl": st.sampled_from((-1, 64 * 1024, SIZE_100MB, SIZE_100MB + 1)),
+    }),
+)  # fmt: skip
 #: Extra DEFINE CFSTRUCT keywords for the mq profile, including CQS's, which it must refuse (CQS-016).
-DEFINE_MQ_STRUCTURE_FIELDS = st.one_of(st.just({}), one_or_some({
-    "name": st.sampled_from(("CSQ_ADMIN", "lower", "TOOLONGNAME12X", "9START", "CSQSYSAPPL")),
-    "cflevel": st.integers(0, 6), "recover": st.booleans(), "offload": st.sampled_from(("SMDS", "DB2", "X")),
-    "offld1th": st.sampled_from((-1, 0, 100, 101)), "offld2sz": st.sampled_from((-1, 0, 65536, 65537)),
-    "fullthreshold": st.sampled_from((-1, 0, 85, 100, 101)), "size_kb": st.sampled_from((-1, 0, 6400)),
-    "initsize_kb": st.sampled_from((6300, 7000)),
-    "ovflwmax": st.sampled_from((50, 70)), "ovflwstr": st.just("OVFL2"), "resource": st.just(True),
-}))  # fmt: skip
+DEFINE_MQ_STRUCTURE_FIELDS = st.one_of(
+    st.just({}),
+    st.fixed_dictionaries({"name": st.sampled_from(("CSQ_ADMIN", "lower", "TOOLONGNAME12X", "9START", "CSQSYSAPPL"))}),
+    one_or_some({
+        "cflevel": st.integers(0, 6), "recover": st.booleans(), "offload": st.sampled_from(("SMDS", "DB2", "X")),
+        "offld1th": st.sampled_from((-1, 0, 100, 101)), "offld2sz": st.sampled_from((-1, 0, 65536, 65537)),
+        "fullthreshold": st.sampled_from((-1, 0, 85, 100, 101)), "size_kb": st.sampled_from((-1, 0, 6400)),
+        "initsize_kb": st.sampled_from((6300, 7000)),
+        "ovflwmax": st.sampled_from((50, 70)), "ovflwstr": st.just("OVFL2"), "resource": st.just(True),
+    }),
+)  # fmt: skip
 DEFINE_CQS_STRUCTURE_FIELDS = one_or_some({
     "resource": st.booleans(), "ovflwmax": st.sampled_from((-1, 0, 70, 100, 101)),
     "ovflwstr": st.sampled_from(("OVFL2", "PRIM1", "bad")), "size_kb": st.sampled_from((0, 6200)),

@@ -141,7 +141,7 @@ class MQMachine(ProfiledMachine):
         q=INDEX,
         at=st.sampled_from(("its own", "its own", "empty", "OFFLD1TH", "OFFLD2TH", "OFFLD3TH")),
         n=st.sampled_from((1, 2, 3)),
-        delta=st.sampled_from((-1, 0, 1)),
+        delta=st.sampled_from((-1, 0, 1, 1)),
     )
     def offload_probe(self, m: int, q: int, at: str, n: int, delta: int) -> None:
         """Boundary targeting for the offload rules: bring the queue's structure to a threshold
