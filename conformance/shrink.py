@@ -97,7 +97,7 @@ def _pruned(config: Config, ops: Sequence[Any]) -> Config | None:
 
 def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
     """Simpler variants to try: fewer queues, smaller structures, other ratios, lower thresholds,
-    smaller MAXDEPTHs."""
+    smaller MAXDEPTHs, depth thresholds a short trace reaches."""
     out: list[Config | None] = [_pruned(config, ops)]
     fixed = config.accounting.fixed_kb
     for i, s in enumerate(config.structures):
@@ -122,8 +122,11 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
     for i, q in enumerate(config.queues):
         if q.name not in used:
             continue  # e.g. the filler queues before a 513th
-        for depth in (d for d in (1, 2, 3, 5, q.maxdepth // 2) if 0 < d < q.maxdepth):
-            smaller_q = attrs.evolve(q, maxdepth=depth)
+        variants = [attrs.evolve(q, maxdepth=d) for d in (1, 2, 3, 5, q.maxdepth // 2) if 0 < d < q.maxdepth]
+        # QDEPTHHI and QDEPTHLO nearer the depths a short trace reaches
+        variants += [attrs.evolve(q, qdepthhi=p) for p in (1, 50) if p < q.qdepthhi]
+        variants += [attrs.evolve(q, qdepthlo=p) for p in (50, 99) if q.qdepthlo < p <= q.qdepthhi]
+        for smaller_q in variants:
             kept.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
     return kept
 
