@@ -126,6 +126,8 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         # QDEPTHHI and QDEPTHLO nearer the depths a short trace reaches
         variants += [attrs.evolve(q, qdepthhi=p) for p in (1, 50) if p < q.qdepthhi]
         variants += [attrs.evolve(q, qdepthlo=p) for p in (50, 99) if q.qdepthlo < p <= q.qdepthhi]
+        # an event switch set differently from the start saves the operations that toggled it
+        variants += [attrs.evolve(q, **{flag: not getattr(q, flag)}) for flag in ("qdphiev", "qdploev", "qdpmaxev")]
         for smaller_q in variants:
             kept.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
     return kept
