@@ -25,8 +25,8 @@ from spark_fuzz.shard import run_block
 
 pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("spark")]
 
-MUTANT = "mutant:M-CFLEVEL-008-c"  # diverges in about one mq trace in six
-OTHER_MUTANT = "mutant:M-CFLEVEL-004-c"  # fails on some of the same seeds, differently
+MUTANT = "mutant:M-CFLEVEL-008-c"  # diverges in 22 of these 240 mq traces
+OTHER_MUTANT = "mutant:M-CFLEVEL-002-a"  # fails on some of the same seeds (9 of 240), differently
 TRACES, STEPS, BLOCK = 240, 10, 60
 FAILURE = ("trace", "seed", "profile", "kind", "step", "rules", "field", "expected", "observed", "op", "signature",
            "trace_length")  # fmt: skip
