@@ -14,32 +14,15 @@ A wire adapter broken by a fault starts a fresh process on its next ``open``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from adapters.protocol import Adapter, Capabilities
-from reference_model.config import Config
-from reference_model.outcomes import Outcome
+from adapters.delegating import DelegatingAdapter
+from adapters.protocol import Adapter
 
 
-class _Lease:
+class _Lease(DelegatingAdapter):
     """An :class:`Adapter` view of the shared instance whose ``close`` keeps it alive."""
-
-    def __init__(self, shared: Adapter) -> None:
-        self._shared = shared
-
-    def capabilities(self) -> Capabilities:
-        return self._shared.capabilities()
-
-    def open(self, config: Config) -> None:
-        self._shared.open(config)
-
-    def apply(self, op: Any) -> Outcome:
-        return self._shared.apply(op)
-
-    def apply_batch(self, ops: Sequence[Any]) -> list[Outcome]:
-        return self._shared.apply_batch(ops)
 
     def close(self) -> None:
         """End this lease; the instance is closed when the gate's ``reusing`` block ends."""

@@ -125,6 +125,10 @@ class MachineBase(RuleBasedStateMachine):
         if not verdict.ok:
             self._fail(ConformanceFailure(verdict))
 
+    def _last_ok(self) -> bool:
+        """Whether the step just taken was judged a match (boundary-targeting loops stop otherwise)."""
+        return self.checker.history[-1][1].ok  # type: ignore[union-attr]
+
     def _fail(self, err: BaseException) -> None:
         self.recorder.last_failure = (self.config, list(self.ops), err)  # type: ignore[assignment]
         raise err

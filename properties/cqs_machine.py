@@ -39,9 +39,6 @@ class CQSMachine(ProfiledMachine):
             length = (lg - 1, lg, lg + 1, 2 * lg + 1)[-length - 1]
         self._do(o.Put(self._qmgr(m), self._queue(q), length, tag=len(self.ops)))
 
-    def _last_ok(self) -> bool:
-        return self.checker.history[-1][1].ok  # type: ignore[union-attr]
-
     @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS)
     def put(self, m: int, q: int, length: int) -> None:
         self._put(m, q, length)

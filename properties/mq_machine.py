@@ -69,9 +69,6 @@ class MQMachine(ProfiledMachine):
         queue = self.model.queues[self._queue(q)]
         self._do(o.Get(queue.defn.qmgr or self._qmgr(m), queue.defn.name, syncpoint))
 
-    def _last_ok(self) -> bool:
-        return self.checker.history[-1][1].ok  # type: ignore[union-attr]
-
     @rule(m=INDEX, q=INDEX, length=MQ_LENGTHS, persistent=st.booleans(), syncpoint=st.booleans())
     def put(self, m: int, q: int, length: Length, persistent: bool, syncpoint: bool) -> None:
         self._put(m, q, length, persistent, syncpoint)

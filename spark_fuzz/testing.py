@@ -18,12 +18,9 @@ tasks (``local[N,F]``, or a cluster).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any
 
-from adapters.protocol import Adapter, Capabilities
+from adapters.delegating import DelegatingAdapter
 from reference_model.config import Config
-from reference_model.outcomes import Outcome
 
 KILL_DIR_ENV = "CFCONFORM_KILL_ONCE_DIR"
 KILL_AT_ENV = "CFCONFORM_KILL_AT"
@@ -45,14 +42,8 @@ def _claim(directory: str) -> bool:
     return True
 
 
-class KillOnce:
+class KillOnce(DelegatingAdapter):
     """``inner``, except that this process dies once (see the module docstring)."""
-
-    def __init__(self, inner: Adapter) -> None:
-        self.inner = inner
-
-    def capabilities(self) -> Capabilities:
-        return self.inner.capabilities()
 
     def open(self, config: Config) -> None:
         global _opened
@@ -61,15 +52,6 @@ class KillOnce:
         if directory and _opened >= int(os.environ.get(KILL_AT_ENV, KILL_AT)) and _claim(directory):
             os._exit(KILL_EXIT_CODE)
         self.inner.open(config)
-
-    def apply(self, op: Any) -> Outcome:
-        return self.inner.apply(op)
-
-    def apply_batch(self, ops: Sequence[Any]) -> list[Outcome]:
-        return self.inner.apply_batch(ops)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def KillOnceAdapter() -> KillOnce:

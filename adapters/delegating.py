@@ -1,0 +1,32 @@
+"""An adapter that passes every call to another one: the base of wrappers that change one call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from adapters.protocol import Adapter, Capabilities
+from reference_model.config import Config
+from reference_model.outcomes import Outcome
+
+
+class DelegatingAdapter:
+    """``inner`` behind the :class:`~adapters.protocol.Adapter` methods; subclasses override what they change."""
+
+    def __init__(self, inner: Adapter) -> None:
+        self.inner = inner
+
+    def capabilities(self) -> Capabilities:
+        return self.inner.capabilities()
+
+    def open(self, config: Config) -> None:
+        self.inner.open(config)
+
+    def apply(self, op: Any) -> Outcome:
+        return self.inner.apply(op)
+
+    def apply_batch(self, ops: Sequence[Any]) -> list[Outcome]:
+        return self.inner.apply_batch(ops)
+
+    def close(self) -> None:
+        self.inner.close()
