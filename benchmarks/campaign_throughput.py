@@ -9,8 +9,10 @@ Prints, measured in the same run:
   goal: campaign >= 1.7x the plain loop on 2 cores;
 - cost per trace (compute seconds / traces) at each ``--traces`` size; goal: the largest
   within 20% of the smallest;
-- driver memory (RSS of this Python process and of the driver JVM) before and after each
-  campaign; nothing per trace is collected to the driver, so it must not grow with traces.
+- driver memory before and after each campaign: RSS of this Python process and of the
+  driver JVM, and the driver JVM's heap in use just after a full GC (RSS only shows how far
+  the heap has expanded; the heap in use after GC is what the driver retains); nothing per
+  trace is collected to the driver, so neither may grow with the number of traces.
 
 Run (about 3 minutes for 10^4 and 10^5 traces on 2 cores)::
 
@@ -25,6 +27,7 @@ import shutil
 import sys
 import tempfile
 import time
+from typing import Any
 
 from adapters.registry import load_adapter
 from conformance.runner import run_trace
@@ -46,6 +49,15 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def jvm_heap_after_gc_mb(spark: Any) -> float:
+    """Heap the driver JVM still uses after a full garbage collection, in MB (what it retains)."""
+    jvm = spark.sparkContext._jvm
+    for _ in range(3):  # System.gc() is a request; repeat until the figure settles
+        jvm.java.lang.System.gc()
+    usage = jvm.java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage()
+    return usage.getUsed() / 2**20
 
 
 def plain_loop(spec: CampaignSpec, traces: int) -> tuple[float, float]:
@@ -95,6 +107,7 @@ def main() -> None:
           f"{spark.sparkContext.master}; cores on this machine {os.cpu_count()}")  # fmt: skip
     rows = []
     for n in sizes:
+        heap0 = jvm_heap_after_gc_mb(spark)
         py0, jvm0, cpu0 = rss_mb(), rss_mb(jvm_pid), cpu_seconds(jvm_pid)
         start = time.perf_counter()
         summary = run_campaign(spark, spec_of(n), f"{root}/c{n}", partitions=args.partitions, progress_seconds=30,
@@ -102,7 +115,9 @@ def main() -> None:
         total = time.perf_counter() - start
         run = summary["run"]
         jvm_cpu = cpu_seconds(jvm_pid) - cpu0
-        rows.append((n, run, total, summary["totals"]["block_seconds"], jvm_cpu, py0, rss_mb(), jvm0, rss_mb(jvm_pid)))
+        py1, jvm1 = rss_mb(), rss_mb(jvm_pid)
+        heap = (heap0, jvm_heap_after_gc_mb(spark))
+        rows.append((n, run, total, summary["totals"]["block_seconds"], jvm_cpu, py0, py1, jvm0, jvm1, heap))
     spark.stop()
     base_after = plain_loop(spec_of(args.baseline_traces), args.baseline_traces)
     base_steps = (base_before[0] + base_after[0]) / 2
@@ -110,15 +125,16 @@ def main() -> None:
     print(f"plain Python loop: {base_steps:,.0f} steps/s, {base_traces:,.0f} traces/s "
           f"(before {base_before[0]:,.0f}, after {base_after[0]:,.0f} steps/s)")  # fmt: skip
     print(f"{'traces':>9} {'compute s':>9} {'steps/s':>10} {'ratio':>6} {'e2e s':>7} {'e2e ratio':>9} "
-          f"{'us/trace':>8} {'blk-s/s':>7} {'JVM cpu s':>9} {'py RSS MB':>15} {'JVM RSS MB':>15}")  # fmt: skip
-    for n, run, total, block_seconds, jvm_cpu, py0, py1, jvm0, jvm1 in rows:
+          f"{'us/trace':>8} {'blk-s/s':>7} {'JVM cpu s':>9} {'py RSS MB':>15} {'JVM RSS MB':>15} "
+          f"{'JVM heap after GC MB':>20}")  # fmt: skip
+    for n, run, total, block_seconds, jvm_cpu, py0, py1, jvm0, jvm1, heap in rows:
         steps_s = run["steps"] / run["compute_seconds"]
         e2e = run["steps"] / total
         print(
             f"{n:>9,} {run['compute_seconds']:>9.1f} {steps_s:>10,.0f} {steps_s / base_steps:>5.2f}x {total:>7.1f} "
             f"{e2e / base_steps:>8.2f}x {1e6 * run['compute_seconds'] / n:>8.0f} "
             f"{block_seconds / run['compute_seconds']:>7.2f} {jvm_cpu:>9.1f} {py0:>7.0f}->{py1:<7.0f} "
-            f"{jvm0:>7.0f}->{jvm1:<7.0f}"
+            f"{jvm0:>7.0f}->{jvm1:<7.0f} {heap[0]:>9.1f}->{heap[1]:<9.1f}"
         )
     first, last = rows[0], rows[-1]
     cost = (last[1]["compute_seconds"] / last[0]) / (first[1]["compute_seconds"] / first[0])
