@@ -72,7 +72,8 @@ def define_structure(model: Model, op: DefineStructure) -> Outcome:
 
 
 def alter_structure(model: Model, op: AlterStructure) -> Outcome:
-    """ALTER CFSTRUCT: unspecified keywords unchanged (OFFLOAD-013); CFLEVEL down only when empty (CFLEVEL-009)."""
+    """ALTER CFSTRUCT: unspecified keywords unchanged (OFFLOAD-013); CFLEVEL down from 3 or 4 only when
+    empty, and from 5 too under the ``guarded`` reading (CFLEVEL-009)."""
     s = model.structure(op.name)
     try:
         _check_changes("alter_structure", op.changes, MQ_ALTERABLE, "OFFLOAD-013")
@@ -80,7 +81,8 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
     except ConfigurationError as err:
         return invalid("alter_structure", err)
     lowered = new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3
-    if lowered and _in_use(model, s):
+    guarded = s.defn.cflevel < 5 or model.config.readings.cflevel5_decrease == "guarded"
+    if lowered and guarded and _in_use(model, s):
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     s.defn = new
     return Outcome("alter_structure", rules=("OFFLOAD-013", "CFLEVEL-009") if lowered else ("OFFLOAD-013",))

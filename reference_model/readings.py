@@ -135,6 +135,14 @@ AMBIGUITIES: Mapping[str, Ambiguity] = {
             "ibm-facts 1.10: IMS says INITSIZE..SIZE, Db2 allows below INITSIZE",
         ),
         Ambiguity(
+            "cflevel5_decrease",
+            "Does lowering CFLEVEL from 5 also need every queue on the structure empty?",
+            ("guarded", "unguarded"),
+            "guarded",
+            ("CFLEVEL-009",),
+            "ibm-facts 2: 'Decrease from 3 or from 4 only if ... empty'; from 5 'probably ... not verified'",
+        ),
+        Ambiguity(
             "alter_at_size",
             "Is SETXCF ALTER to exactly SIZE accepted?",
             ("accepted", "rejected"),
@@ -169,6 +177,7 @@ class Readings:
     recover_purge_nonfailed: str = _readings_field("recover_purge_nonfailed")
     alter_below_initsize: str = _readings_field("alter_below_initsize")
     alter_at_size: str = _readings_field("alter_at_size")
+    cflevel5_decrease: str = _readings_field("cflevel5_decrease")
 
     def as_dict(self) -> dict[str, str]:
         return attrs.asdict(self)

@@ -283,9 +283,9 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     mutant(
         "M-CFLEVEL-009-d",
-        "Only a decrease to below CFLEVEL(3) needs empty queues (5 to 4 is let through).",
-        mq_config(sd()),
-        [put(), alter(cflevel=4)],
+        "Only a decrease to below CFLEVEL(3) needs empty queues (4 to 3 is let through).",
+        mq_config(sd(cflevel=4)),
+        [put(), alter(cflevel=3)],
         wrap(AlterStructure, _guard_below_3_only),
     ),
 )

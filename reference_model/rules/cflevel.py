@@ -100,7 +100,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="CFLEVEL-009",
-        title="CFLEVEL may be lowered from 3 or more only while every queue on the structure is empty.",
+        title="CFLEVEL may be lowered from 3 or 4 (from 5: a reading) only while every queue on it is empty.",
         citation=Citation(
             "ibm-facts: MQ V6 DEFINE CFSTRUCT",
             "Decrease from 3 or from 4 only if every queue referencing the structure is empty",
@@ -108,5 +108,6 @@ RULES: tuple[Rule, ...] = (
         status="normative",
         observables=("alter_structure.ok", "alter_structure.reason"),
         profiles=MQ,
+        readings=("cflevel5_decrease",),
     ),
 )

@@ -250,6 +250,22 @@ def test_cflevel_009_decrease_refused_while_a_queue_holds_messages(old: int, new
     ) == (out.ok, out.reason, out.rules, model.structures["APP1"].defn.cflevel)
 
 
+@pytest.mark.parametrize("new", [4, 3, 1])
+def test_cflevel_009_unguarded_reading_lowers_cflevel_5_with_messages(new: int) -> None:
+    model = _model(Readings(cflevel5_decrease="unguarded"), cflevel=5)
+    model.step(Put("QM01", "Q1", 10))
+    out = model.step(AlterStructure("APP1", {"cflevel": new}))
+    assert (True, ("OFFLOAD-013", "CFLEVEL-009"), new) == (out.ok, out.rules, model.structures["APP1"].defn.cflevel)
+
+
+@pytest.mark.parametrize(("old", "new"), [(4, 3), (3, 2)])
+def test_cflevel_009_unguarded_reading_still_guards_a_decrease_from_3_or_4(old: int, new: int) -> None:
+    model = _model(Readings(cflevel5_decrease="unguarded"), cflevel=old)
+    model.step(Put("QM01", "Q1", 10))
+    out = model.step(AlterStructure("APP1", {"cflevel": new}))
+    assert (False, CMD_NOT_ALLOWED, old) == (out.ok, out.reason, model.structures["APP1"].defn.cflevel)
+
+
 @pytest.mark.parametrize(("old", "new"), [(3, 2), (4, 3), (5, 4), (5, 3), (4, 1)])
 def test_cflevel_009_decrease_accepted_once_empty(old: int, new: int) -> None:
     model = _model(cflevel=old)
