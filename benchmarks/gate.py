@@ -41,6 +41,10 @@ def main() -> None:
         f"{time.perf_counter() - start:.0f} s"
     )
     print(f"time to kill: median {totals['median_seconds']} s, max {totals['max_seconds']} s")
+    print(
+        f"time to the minimised reproducer: median {totals['median_total_seconds']} s, "
+        f"max {totals['max_total_seconds']} s"
+    )
     print(f"reproducer length minus documented scenario length: at most {totals['max_excess_steps']} steps")
     print(f"failures naming the mutated rule: {totals['rule_named']}/{totals['killed']}")
     if totals["survivors"]:

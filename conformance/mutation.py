@@ -6,6 +6,7 @@ import logging
 import multiprocessing
 import os
 import statistics
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,7 +19,12 @@ log = logging.getLogger(__name__)
 
 @attrs.frozen
 class Kill:
-    """One row of the kill table."""
+    """One row of the kill table.
+
+    ``seconds`` is the time to kill (to the first failing case: the gate's verdict);
+    ``total_seconds`` adds the search for shorter failing cases and their minimisation
+    (when the gate's reproducer is ready).
+    """
 
     mutant: str
     rule: str
@@ -28,6 +34,7 @@ class Kill:
     documented_steps: int
     rule_named: bool
     field: str | None
+    total_seconds: float | None = None
 
     def to_record(self) -> dict[str, Any]:
         return attrs.asdict(self)
@@ -35,22 +42,25 @@ class Kill:
 
 def kill(mutant: Any, *, hypothesis_profile: str = "ci", seed: int | None = None) -> Kill:
     """Run the machine of the mutant's profile (the one its fault is built for) until it kills it."""
+    start = time.perf_counter()
     run = run_machine(mutant.factory, mutant.config.profile, hypothesis_profile=hypothesis_profile, seed=seed)
+    total = round(time.perf_counter() - start, 3)
     failure = run.failure
-    if failure is not None and failure.verdict != "pass":
+    if failure is not None and failure.verdict != "pass" and run.seconds_to_failure is not None:
         rules = failure.divergence.rules if failure.divergence else ()
         field = failure.divergence.field if failure.divergence else "adapter"
         return Kill(
             mutant.id,
             mutant.rule,
             True,
-            round(run.seconds, 3),
+            round(run.seconds_to_failure, 3),
             len(failure.ops),
             len(mutant.scenario),
             mutant.rule in rules,
             field,
+            total,
         )
-    return Kill(mutant.id, mutant.rule, False, round(run.seconds, 3), None, len(mutant.scenario), False, None)
+    return Kill(mutant.id, mutant.rule, False, round(run.seconds, 3), None, len(mutant.scenario), False, None, total)
 
 
 def _kill_by_id(job: tuple[str, str, int | None]) -> Kill:
@@ -85,7 +95,7 @@ def _collect(results: Iterable[Kill], total: int, kills: list[Kill]) -> list[Kil
         kills.append(k)
         survivors = sum(not x.killed for x in kills)
         log.info(
-            "mutants %d/%d done, %d not killed (last: %s %s in %.1f s, reproducer %s steps, documented %d)",
+            "mutants %d/%d done, %d not killed (last: %s %s in %.1f s, reproducer %s steps in %.1f s, documented %d)",
             len(kills),
             total,
             survivors,
@@ -93,21 +103,26 @@ def _collect(results: Iterable[Kill], total: int, kills: list[Kill]) -> list[Kil
             "killed" if k.killed else "SURVIVED",
             k.seconds,
             k.reproducer_steps,
+            k.total_seconds or 0.0,
             k.documented_steps,
         )
     return kills
 
 
 def summary(kills: list[Kill]) -> dict[str, Any]:
-    """Mutation score, time to kill (median, max) and reproducer length against the documented scenario."""
+    """Mutation score, time to kill and to the reproducer (median, max) and reproducer length against
+    the documented scenario."""
     killed = [k for k in kills if k.killed]
     times = [k.seconds for k in killed]
+    totals = [k.total_seconds for k in killed if k.total_seconds is not None]
     excess = [k.reproducer_steps - k.documented_steps for k in killed if k.reproducer_steps is not None]
     return {
         "mutants": len(kills), "killed": len(killed),
         "score": round(len(killed) / len(kills), 4) if kills else 0.0,
         "median_seconds": round(statistics.median(times), 3) if times else None,
         "max_seconds": round(max(times), 3) if times else None,
+        "median_total_seconds": round(statistics.median(totals), 3) if totals else None,
+        "max_total_seconds": round(max(totals), 3) if totals else None,
         "max_excess_steps": max(excess) if excess else None,
         "rule_named": sum(k.rule_named for k in killed),
         "survivors": [k.mutant for k in kills if not k.killed],

@@ -9,6 +9,7 @@ The result is 1-minimal: removing any single operation makes it pass.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 import attrs
@@ -16,6 +17,7 @@ import attrs
 from adapters.protocol import Adapter
 from conformance.runner import run_trace
 from conformance.trace import TraceResult
+from reference_model import operations as o
 from reference_model.config import Config
 from reference_model.errors import ConfigurationError
 
@@ -111,12 +113,21 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         for usable in (u for u in _SIZE_LADDER if fixed + u < s.size_kb):
             initsize = None if s.initsize_kb is None else min(s.initsize_kb, fixed + usable)
             out.append(swap(attrs.evolve(s, size_kb=fixed + usable, initsize_kb=initsize)))
+        # a lower INITSIZE alone keeps SETXCF ALTER sizes between INITSIZE and SIZE valid
+        for usable in (u for u in _SIZE_LADDER if fixed + u < s.effective_initsize_kb):
+            out.append(swap(attrs.evolve(s, initsize_kb=fixed + usable)))
         out += [swap(attrs.evolve(s, ratio=r)) for r in _RATIOS if r != s.ratio]
         # A lower threshold is reached in fewer puts (kept only if the reproducer gets shorter).
         if s.fullthreshold > 1:
             out.append(swap(attrs.evolve(s, fullthreshold=1)))
-        if config.profile == "cqs" and not s.resource and s.effective_ovflwmax > 1:
-            out.append(swap(attrs.evolve(s, ovflwmax=1)))
+        if config.profile == "cqs" and not s.resource:
+            # the lowest threshold is reached first; the highest leaves the most room between
+            # the threshold and the selection goal 20% below it (CQS-004, CQS-007)
+            out += [swap(attrs.evolve(s, ovflwmax=v)) for v in (1, 100) if v != s.effective_ovflwmax]
+        # an offload rule met from an empty structure saves the puts that reached its threshold
+        for n in (1, 2, 3):
+            if getattr(s, f"offld{n}th") > 0:
+                out.append(swap(attrs.evolve(s, **{f"offld{n}th": 0})))
     kept = [c for c in out if c is not None]
     used = _referenced(ops)
     for i, q in enumerate(config.queues):
@@ -126,11 +137,40 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         # QDEPTHHI and QDEPTHLO nearer the depths a short trace reaches
         variants += [attrs.evolve(q, qdepthhi=p) for p in (1, 50) if p < q.qdepthhi]
         variants += [attrs.evolve(q, qdepthlo=p) for p in (50, 99) if q.qdepthlo < p <= q.qdepthhi]
+        # the limits themselves: depth 0 reaches QDEPTHLO 0, MAXDEPTH reaches QDEPTHHI 100
+        variants += [attrs.evolve(q, qdepthlo=0)] if q.qdepthlo > 0 else []
+        variants += [attrs.evolve(q, qdepthhi=100)] if q.qdepthhi < 100 else []
         # an event switch set differently from the start saves the operations that toggled it
         variants += [attrs.evolve(q, **{flag: not getattr(q, flag)}) for flag in ("qdphiev", "qdploev", "qdpmaxev")]
         for smaller_q in variants:
             kept.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
     return kept
+
+
+def _simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
+    """The operations with one SETXCF ALTER size lowered (smallest first): a contraction further
+    below the storage in use needs fewer puts to fill that storage (CAPACITY-006); or with two
+    puts to the same queue by the same caller made one put of both lengths (the space they
+    take is reached in one step)."""
+    fixed = config.accounting.fixed_kb
+    out: list[list[Any]] = []
+    for i, op in enumerate(ops):
+        if isinstance(op, o.SetxcfAlter) and op.size_kb > fixed + 1:
+            for usable in (u for u in _SIZE_LADDER if fixed + u < op.size_kb):
+                out.append([*ops[:i], attrs.evolve(op, size_kb=fixed + usable), *ops[i + 1 :]])
+    puts = [i for i, op in enumerate(ops) if isinstance(op, o.Put)]
+    for i, j in pairwise(puts):
+        first, second = ops[i], ops[j]
+        if (first.qmgr, first.queue, first.syncpoint) == (second.qmgr, second.queue, second.syncpoint):
+            merged = attrs.evolve(first, length=first.length + second.length)
+            out.append([*ops[:i], merged, *ops[i + 1 : j], *ops[j + 1 :]])
+    return out
+
+
+def _variants(config: Config, ops: list[Any]) -> list[tuple[Config, list[Any], bool]]:
+    """Candidate (configuration, operations, try windows) triples, in a stable order."""
+    out = [(c, ops, True) for c in _smaller_configs(config, ops)]
+    return out + [(config, variant, False) for variant in _simpler_operations(config, ops)]
 
 
 #: Longest trace for which a smaller configuration is also tried without a window of operations.
@@ -143,8 +183,11 @@ def _failing_under(
     ops: list[Any],
     target: str,
     budget: list[int],
+    *,
+    windows: bool = True,
 ) -> tuple[list[Any], TraceResult | None]:
-    """``ops`` or ``ops`` without one contiguous window (largest first) that fails as ``target`` under ``config``.
+    """``ops`` or (``windows``) ``ops`` without one contiguous window (largest first) that fails as
+    ``target`` under ``config``.
 
     A smaller structure reaches its thresholds in fewer puts, so the operations that
     reached them on the larger one overshoot (the trace passes, or fails another way);
@@ -154,7 +197,7 @@ def _failing_under(
     budget[0] -= 1
     if _key(result) == target:
         return ops, result
-    if len(ops) > _WINDOW_LIMIT:
+    if not windows or len(ops) > _WINDOW_LIMIT:
         return ops, None
     for width in range(len(ops) - 1, 0, -1):
         for begin in range(len(ops) - width + 1):
@@ -168,8 +211,13 @@ def _failing_under(
     return ops, None
 
 
-def _size(config: Config) -> int:
-    return sum(s.size_kb for s in config.structures) + sum(q.maxdepth for q in config.queues)
+def _measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int]:
+    """What minimisation lowers: the trace's length, then its queues, then sizes (structure SIZE and
+    INITSIZE, MAXDEPTH, SETXCF ALTER sizes).  Every accepted variant lowers it, so the search ends."""
+    sizes = sum(s.size_kb + s.effective_initsize_kb for s in config.structures)
+    sizes += sum(q.maxdepth for q in config.queues)
+    sizes += sum(op.size_kb for op in ops if isinstance(op, o.SetxcfAlter))
+    return len(ops), len(config.queues), sizes
 
 
 def minimise(
@@ -177,9 +225,10 @@ def minimise(
 ) -> TraceResult:
     """The shortest failing trace found, replayed once more for its record.
 
-    Delta debugging over the operations, then (greedily) smaller structures and
-    queue depths, each followed by another round of delta debugging: a smaller
-    structure crosses its thresholds in fewer puts.  ``ops`` must fail against
+    Delta debugging over the operations, then (greedily, in rounds over the variants
+    until a whole round brings nothing) smaller structures, queue depths and operands,
+    each followed by another round of delta debugging: a smaller structure crosses its
+    thresholds in fewer puts.  ``ops`` must fail against
     ``adapter_factory()``; the returned result fails the same way.
     """
     run = _runner(adapter_factory)
@@ -190,21 +239,53 @@ def minimise(
     budget = [max_runs]
     current, found = _ddmin(run, config, list(ops[: _kept(best)]), target, budget)
     best = found or best
-    improved = True
-    while improved and budget[0] > 0:
-        improved = False
-        for candidate in _smaller_configs(config, current):
-            try:
-                start, result = _failing_under(run, candidate, current, target, budget)
-            except ConfigurationError:
-                continue
-            if result is None:
-                continue
-            ops_now, found = _ddmin(run, candidate, start[: _kept(result)], target, budget)
-            if len(ops_now) > len(current) or (
-                len(ops_now) == len(current) and candidate.queues == config.queues and _size(candidate) >= _size(config)
-            ):
-                continue  # only keep a variant that makes the reproducer shorter or the configuration smaller
-            config, current, best, improved = candidate, ops_now, found or result, True
-            break
+    position, since_improved = 0, 0
+    while budget[0] > 0:
+        candidates = _variants(config, current)
+        if since_improved >= len(candidates):
+            break  # a whole round of variants without improvement
+        candidate, ops_in, windows = candidates[position % len(candidates)]
+        position, since_improved = position + 1, since_improved + 1
+        try:
+            start, result = _failing_under(run, candidate, ops_in, target, budget, windows=windows)
+        except ConfigurationError:
+            continue
+        if result is None:
+            continue
+        ops_now, found = _ddmin(run, candidate, start[: _kept(result)], target, budget)
+        if _measure(candidate, ops_now) >= _measure(config, current):
+            continue  # only keep a variant that makes the reproducer shorter or the configuration smaller
+        config, current, best, since_improved = candidate, ops_now, found or result, 0
+        position -= 1  # the variant at this position of the new list is the next one not yet tried
     return best if len(best.ops) == len(current) else run(config, current)
+
+
+#: Replays delta debugging may spend on each candidate failure before the shortest is minimised fully.
+_FIRST_PASS_RUNS = 300
+
+
+def minimise_shortest(
+    adapter_factory: Callable[[], Adapter], failures: Sequence[tuple[Config, Sequence[Any]]]
+) -> TraceResult | None:
+    """The shortest reproducer of several failing traces (the earliest among equals).
+
+    Each distinct trace first gets a cheap round of delta debugging over its operations;
+    the one that came out shortest is then minimised fully (:func:`minimise`).  A trace
+    that passes on its first replay is returned as it is (a passing result: the
+    implementation is not deterministic).
+    """
+    run = _runner(adapter_factory)
+    best: tuple[Config, list[Any]] | None = None
+    seen: list[tuple[Config, Sequence[Any]]] = []
+    for config, ops in failures:
+        if (config, ops) in seen:
+            continue
+        seen.append((config, ops))
+        first = run(config, ops)
+        target = _key(first)
+        if target is None:
+            return first
+        reduced, _ = _ddmin(run, config, list(ops[: _kept(first)]), target, [_FIRST_PASS_RUNS])
+        if best is None or len(reduced) < len(best[1]):
+            best = (config, reduced)
+    return None if best is None else minimise(adapter_factory, *best)

@@ -11,11 +11,12 @@ and :mod:`properties.cqs_machine`.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import event
+from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine
 
@@ -32,6 +33,11 @@ from reference_model.state import Structure
 INDEX = st.integers(-1, 7)
 #: Puts (or gets) at most in one boundary-targeting rule.
 MAX_FILL = 24
+#: After the first conformance failure, generation goes on for up to this many more test cases,
+#: collecting up to ``MORE_FAILURES`` more failing ones: the gate minimises each and reports the
+#: shortest (the first failure Hypothesis meets is often a long way round to the same fault).
+MORE_CASES = 100
+MORE_FAILURES = 4
 #: SETXCF ALTER sizes relative to INITSIZE, SIZE and the current size, and 0 (CAPACITY-004..008).
 SETXCF_TARGETS = st.sampled_from(
     ("initsize-1", "initsize", "size-1", "size", "size+1", "current-1", "current-2", "in use", "in use-1", "zero")
@@ -57,15 +63,45 @@ class AdapterFailure(AssertionError):
     """The implementation could not answer (crash, hang, protocol breach)."""
 
 
+class SearchOver(Exception):
+    """Ends generation ``MORE_CASES`` cases after the first failure (the failures are recorded)."""
+
+
+Failure = tuple[Config, list[Any], BaseException]
+
+
 class Recorder:
-    """What one machine class saw across all its test cases: coverage and the last failure."""
+    """What one machine class saw across all its test cases: coverage and the failing cases."""
 
     def __init__(self) -> None:
         self.rules: Counter[str] = Counter()
         self.boundaries: dict[str, Counter[str]] = {}
         self.steps = 0
         self.cases = 0
-        self.last_failure: tuple[Config, list[Any], BaseException] | None = None
+        self.failures: list[Failure] = []
+        self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
+        self._first_failing_case: int | None = None
+
+    @property
+    def last_failure(self) -> Failure | None:
+        return self.failures[-1] if self.failures else None
+
+    def record_failure(self, failure: Failure) -> None:
+        if self._first_failing_case is None:
+            self._first_failing_case = self.cases
+            self.first_failure_at = time.perf_counter()
+        self.failures.append(failure)
+
+    def _cases_since_first_failure(self) -> int:
+        return 0 if self._first_failing_case is None else self.cases - self._first_failing_case
+
+    def keep_looking(self) -> bool:
+        """Whether generation goes on after the failure just recorded (see ``MORE_CASES``)."""
+        return len(self.failures) <= MORE_FAILURES and self._cases_since_first_failure() < MORE_CASES
+
+    def search_over(self) -> bool:
+        """Whether ``MORE_CASES`` cases have been generated since the first failure."""
+        return self._cases_since_first_failure() >= MORE_CASES
 
 
 def smallest_holding(s: Structure, acct: Accounting) -> int:
@@ -90,9 +126,12 @@ class MachineBase(RuleBasedStateMachine):
         self.config: Config | None = None
         self.ops: list[Any] = []
         self.checker: Checker | None = None
+        self.failed = False
 
     # -- plumbing -----------------------------------------------------------------
     def _open(self, config: Config) -> None:
+        if self.recorder.search_over():
+            raise SearchOver()
         self.config = config
         self.recorder.cases += 1
         self.adapter = type(self).adapter_factory()
@@ -130,7 +169,13 @@ class MachineBase(RuleBasedStateMachine):
         return self.checker.history[-1][1].ok  # type: ignore[union-attr]
 
     def _fail(self, err: BaseException) -> None:
-        self.recorder.last_failure = (self.config, list(self.ops), err)  # type: ignore[assignment]
+        """Record this case's failure; end the run, or (a conformance failure while the recorder
+        keeps looking) set the case aside as invalid so that Hypothesis generates on."""
+        self.failed = True
+        self.recorder.record_failure((self.config, list(self.ops), err))  # type: ignore[arg-type]
+        # a one-step failure cannot get shorter: no reason to look on
+        if isinstance(err, ConformanceFailure) and len(self.ops) > 1 and self.recorder.keep_looking():
+            reject()
         raise err
 
     def _pick(self, names: list[str], index: int) -> str:
@@ -155,7 +200,7 @@ class ProfiledMachine(MachineBase):
 
     def teardown(self) -> None:
         try:
-            if self.checker is not None and self.checker.failed is None and self.recorder.last_failure is None:
+            if self.checker is not None and self.checker.failed is None and not self.failed:
                 self._do(o.Inspect())
         finally:
             super().teardown()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, Verbosity, settings
 
 _COMMON = {
     "deadline": None,
@@ -11,6 +11,9 @@ _COMMON = {
     # Generation only: conformance.shrink minimises failures through the adapter (see properties/run.py).
     "phases": [Phase.explicit, Phase.generate],
     "report_multiple_bugs": False,
+    # The gate reports failures itself (with the minimised trace); Hypothesis's own report of the
+    # case that ended generation would only repeat the unminimised steps on stdout.
+    "verbosity": Verbosity.quiet,
 }
 PROFILES = {
     "dev": settings(max_examples=60, stateful_step_count=30, **_COMMON),

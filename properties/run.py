@@ -13,8 +13,9 @@ from hypothesis import settings as Settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from adapters.protocol import Adapter
-from conformance.shrink import minimise
+from conformance.shrink import minimise_shortest
 from conformance.trace import TraceResult
+from properties.base import SearchOver
 from properties.machine import AdapterFailure, ConformanceFailure, machine_for
 from properties.profiles import profile_settings
 
@@ -32,6 +33,8 @@ class MachineRun:
     boundaries: dict[str, dict[str, int]]
     failure: TraceResult | None
     error: str | None = None
+    #: Seconds from the start to the first failing case (the gate's verdict), if any failed.
+    seconds_to_failure: float | None = None
 
 
 def run_machine(
@@ -44,10 +47,12 @@ def run_machine(
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
-    Hypothesis generates; on a failure the operation list is minimised through
-    the adapter by :func:`conformance.shrink.minimise` rather than by Hypothesis's
+    Hypothesis generates; after the first failure it goes on for a while collecting
+    more failing cases (:data:`properties.base.MORE_CASES`), minimised through the adapter
+    by :func:`conformance.shrink.minimise_shortest` rather than by Hypothesis's
     shrinker, which spent over 90% of the gate's time in measurements (and can
-    run for minutes against a slow out-of-process implementation).
+    run for minutes against a slow out-of-process implementation).  The shortest
+    minimised trace is the reported failure.
     """
     machine = machine_for(adapter_factory, profile)
     factory: Any = lambda: machine()  # noqa: E731 - a fresh factory object per run, for @seed
@@ -57,7 +62,7 @@ def run_machine(
     error = None
     try:
         run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
-    except (ConformanceFailure, AdapterFailure):
+    except (ConformanceFailure, AdapterFailure, SearchOver):
         pass  # recorded by the machine's recorder
     except Exception:
         # Hypothesis may wrap our failure (a FlakyFailure group when it did not recur on
@@ -65,13 +70,11 @@ def run_machine(
         if machine.recorder.last_failure is None:
             raise
     seconds = time.perf_counter() - start
-    failure = None
     rec = machine.recorder
-    if rec.last_failure is not None:
-        config, ops, _ = rec.last_failure
-        failure = minimise(adapter_factory, config, ops)
-        if failure.verdict == "pass":  # the implementation is not deterministic: a failing verdict of its own
-            error = f"flaky: a failing trace of {len(ops)} steps passed on replay"
+    to_failure = None if rec.first_failure_at is None else rec.first_failure_at - start
+    failure = minimise_shortest(adapter_factory, [(config, ops) for config, ops, _ in rec.failures])
+    if failure is not None and failure.verdict == "pass":  # not deterministic: a failing verdict of its own
+        error = f"flaky: a failing trace of {len(failure.ops)} steps passed on replay"
     boundaries = {k: dict(v) for k, v in rec.boundaries.items()}
     rules = dict(Counter(rec.rules))
-    return MachineRun(profile, seed, rec.cases, rec.steps, seconds, rules, boundaries, failure, error)
+    return MachineRun(profile, seed, rec.cases, rec.steps, seconds, rules, boundaries, failure, error, to_failure)

@@ -9,6 +9,7 @@ import json
 from tabulate import tabulate
 
 NAME = "mutants"
+HEADERS = ("mutant", "rule", "killed", "seconds", "with repro s", "repro steps", "documented", "rule named")
 HELP = "run the gate against every mutant; print the kill table and the mutation score"
 
 
@@ -41,18 +42,18 @@ def run(args: argparse.Namespace) -> int:
                 k.rule,
                 "yes" if k.killed else "NO",
                 f"{k.seconds:.2f}",
+                f"{k.total_seconds:.2f}" if k.total_seconds is not None else "-",
                 k.reproducer_steps if k.reproducer_steps is not None else "-",
                 k.documented_steps,
                 "yes" if k.rule_named else "no",
             )
             for k in kills
         ]
-        print(
-            tabulate(rows, headers=("mutant", "rule", "killed", "seconds", "repro steps", "documented", "rule named"))
-        )
+        print(tabulate(rows, headers=HEADERS))
         print(
             f"\nmutation score {totals['killed']}/{totals['mutants']} = {totals['score']:.2%}; "
             f"time to kill median {totals['median_seconds']} s, max {totals['max_seconds']} s; "
+            f"with the reproducer median {totals['median_total_seconds']} s, max {totals['max_total_seconds']} s; "
             f"reproducer excess over documented at most {totals['max_excess_steps']} steps"
         )
     return 0 if totals["killed"] == totals["mutants"] else 1
