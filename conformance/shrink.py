@@ -102,7 +102,11 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
     smaller MAXDEPTHs, depth thresholds a short trace reaches."""
     out: list[Config | None] = [_pruned(config, ops)]
     fixed = config.accounting.fixed_kb
+    used = _referenced(ops)
+    used |= {q.cfstruct for q in config.queues if q.name in used and q.cfstruct}
     for i, s in enumerate(config.structures):
+        if s.name not in used:
+            continue  # e.g. the filler structures before a 64th: their sizes decide nothing
 
         def swap(new: Any, i: int = i) -> Config | None:
             try:
@@ -129,7 +133,6 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             if getattr(s, f"offld{n}th") > 0:
                 out.append(swap(attrs.evolve(s, **{f"offld{n}th": 0})))
     kept = [c for c in out if c is not None]
-    used = _referenced(ops)
     for i, q in enumerate(config.queues):
         if q.name not in used:
             continue  # e.g. the filler queues before a 513th

@@ -67,7 +67,9 @@ class SearchOver(Exception):
     """Ends generation ``MORE_CASES`` cases after the first failure (the failures are recorded)."""
 
 
-Failure = tuple[Config, list[Any], BaseException]
+#: A failing case: its configuration and operations (not the exception: its traceback would keep
+#: every frame of the case alive for as long as Hypothesis keeps the machine class).
+Failure = tuple[Config, list[Any]]
 
 
 class Recorder:
@@ -172,7 +174,7 @@ class MachineBase(RuleBasedStateMachine):
         """Record this case's failure; end the run, or (a conformance failure while the recorder
         keeps looking) set the case aside as invalid so that Hypothesis generates on."""
         self.failed = True
-        self.recorder.record_failure((self.config, list(self.ops), err))  # type: ignore[arg-type]
+        self.recorder.record_failure((self.config, list(self.ops)))  # type: ignore[arg-type]
         # a one-step failure cannot get shorter: no reason to look on
         if isinstance(err, ConformanceFailure) and len(self.ops) > 1 and self.recorder.keep_looking():
             reject()

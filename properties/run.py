@@ -72,7 +72,8 @@ def run_machine(
     seconds = time.perf_counter() - start
     rec = machine.recorder
     to_failure = None if rec.first_failure_at is None else rec.first_failure_at - start
-    failure = minimise_shortest(adapter_factory, [(config, ops) for config, ops, _ in rec.failures])
+    failure = minimise_shortest(adapter_factory, rec.failures)
+    rec.failures.clear()  # Hypothesis keeps machine classes (and so their recorders) for the process's life
     if failure is not None and failure.verdict == "pass":  # not deterministic: a failing verdict of its own
         error = f"flaky: a failing trace of {len(failure.ops)} steps passed on replay"
     boundaries = {k: dict(v) for k, v in rec.boundaries.items()}

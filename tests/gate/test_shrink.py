@@ -58,7 +58,7 @@ def test_minimise_shortest_returns_a_trace_that_passes_on_replay_as_it_is():
 def test_generation_goes_on_after_a_failure_for_more_failures_or_more_cases():
     recorder = base.Recorder()
     recorder.cases = 10
-    recorder.record_failure((_contraction_config(), [], AssertionError()))
+    recorder.record_failure((_contraction_config(), []))
     assert (True, False) == (recorder.keep_looking(), recorder.search_over())
     recorder.cases += base.MORE_CASES
     assert (False, True) == (recorder.keep_looking(), recorder.search_over())
@@ -67,5 +67,5 @@ def test_generation_goes_on_after_a_failure_for_more_failures_or_more_cases():
 def test_generation_stops_looking_after_enough_failures():
     recorder = base.Recorder()
     for _ in range(base.MORE_FAILURES + 1):
-        recorder.record_failure((_contraction_config(), [], AssertionError()))
+        recorder.record_failure((_contraction_config(), []))
     assert (False, False) == (recorder.keep_looking(), recorder.search_over())
