@@ -84,10 +84,6 @@ class Recorder:
         self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
         self._first_failing_case: int | None = None
 
-    @property
-    def last_failure(self) -> Failure | None:
-        return self.failures[-1] if self.failures else None
-
     def record_failure(self, failure: Failure) -> None:
         if self._first_failing_case is None:
             self._first_failing_case = self.cases

@@ -67,7 +67,7 @@ def run_machine(
     except Exception:
         # Hypothesis may wrap our failure (a FlakyFailure group when it did not recur on
         # Hypothesis's own replay); the recorded trace is replayed below and judged on its own.
-        if machine.recorder.last_failure is None:
+        if not machine.recorder.failures:
             raise
     seconds = time.perf_counter() - start
     rec = machine.recorder
