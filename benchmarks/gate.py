@@ -35,7 +35,7 @@ def main() -> None:
         )
     chosen = [m for m in MUTANTS if fnmatch.fnmatchcase(m.id, args.only)]
     start = time.perf_counter()
-    totals = summary(kill_all(chosen, hypothesis_profile="ci", seed=args.seed))
+    totals = summary(kill_all(chosen, hypothesis_profile="ci", seeds=[args.seed]))
     print(
         f"mutants: {totals['killed']}/{totals['mutants']} killed (score {totals['score']:.2%}) in "
         f"{time.perf_counter() - start:.0f} s"

@@ -292,3 +292,14 @@ def minimise_shortest(
         if best is None or len(reduced) < len(best[1]):
             best = (config, reduced)
     return None if best is None else minimise(adapter_factory, *best)
+
+
+def replay_first(
+    adapter_factory: Callable[[], Adapter], failures: Sequence[tuple[Config, Sequence[Any]]]
+) -> TraceResult | None:
+    """The first failing trace replayed once as it is, not minimised (a passing result: the
+    implementation is not deterministic)."""
+    if not failures:
+        return None
+    config, ops = failures[0]
+    return _runner(adapter_factory)(config, ops)

@@ -83,6 +83,8 @@ class Recorder:
         self.failures: list[Failure] = []
         self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
         self._first_failing_case: int | None = None
+        #: Whether generation goes on after the first failure (False: the verdict is enough).
+        self.look_on = True
 
     def record_failure(self, failure: Failure) -> None:
         if self._first_failing_case is None:
@@ -95,7 +97,7 @@ class Recorder:
 
     def keep_looking(self) -> bool:
         """Whether generation goes on after the failure just recorded (see ``MORE_CASES``)."""
-        return len(self.failures) <= MORE_FAILURES and self._cases_since_first_failure() < MORE_CASES
+        return self.look_on and len(self.failures) <= MORE_FAILURES and self._cases_since_first_failure() < MORE_CASES
 
     def search_over(self) -> bool:
         """Whether ``MORE_CASES`` cases have been generated since the first failure."""

@@ -13,7 +13,7 @@ from hypothesis import settings as Settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from adapters.protocol import Adapter
-from conformance.shrink import minimise_shortest
+from conformance.shrink import minimise_shortest, replay_first
 from conformance.trace import TraceResult
 from properties.base import SearchOver
 from properties.machine import AdapterFailure, ConformanceFailure, machine_for
@@ -44,6 +44,7 @@ def run_machine(
     hypothesis_profile: str = "ci",
     seed: int | None = None,
     settings: Settings | None = None,
+    reproduce: bool = True,
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
@@ -72,7 +73,9 @@ def run_machine(
     seconds = time.perf_counter() - start
     rec = machine.recorder
     to_failure = None if rec.first_failure_at is None else rec.first_failure_at - start
-    failure = minimise_shortest(adapter_factory, rec.failures)
+    failure = (
+        minimise_shortest(adapter_factory, rec.failures) if reproduce else replay_first(adapter_factory, rec.failures)
+    )
     rec.failures.clear()  # Hypothesis keeps machine classes (and so their recorders) for the process's life
     if failure is not None and failure.verdict == "pass":  # not deterministic: a failing verdict of its own
         error = f"flaky: a failing trace of {len(failure.ops)} steps passed on replay"

@@ -9,17 +9,45 @@ import json
 from tabulate import tabulate
 
 NAME = "mutants"
-HEADERS = ("mutant", "rule", "killed", "seconds", "with repro s", "repro steps", "documented", "rule named")
+HEADERS = ("mutant", "seed", "rule", "killed", "seconds", "with repro s", "repro steps", "documented", "rule named")
 HELP = "run the gate against every mutant; print the kill table and the mutation score"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hypothesis-profile", default="ci", choices=("dev", "ci", "nightly"))
-    parser.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random)")
+    seeds = parser.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random)")
+    seeds.add_argument(
+        "--seeds",
+        type=_seed_range,
+        default=None,
+        help="several seeds, FIRST-LAST or comma-separated; a mutant counts as killed only if every seed kills it",
+    )
+    parser.add_argument(
+        "--no-reproducer",
+        dest="reproduce",
+        action="store_false",
+        help="stop each run at its first failing case (the verdict) without minimising a reproducer",
+    )
     parser.add_argument(
         "--only", default=None, help="shell patterns over mutant IDs, comma-separated, e.g. 'M-QDEPTH-*,M-CQS-01?-a'"
     )
     parser.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def _seed_range(text: str) -> list[int]:
+    """``1-20`` or ``1,5,9`` as a list of seeds."""
+    try:
+        if "-" in text:
+            first, last = (int(v) for v in text.split("-", 1))
+            if first > last:
+                raise ValueError
+            return list(range(first, last + 1))
+        return [int(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"seeds must be FIRST-LAST or comma-separated integers, not {text!r}"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     if not chosen:
         print(f"cfconform mutants: no mutant matches {args.only!r}")
         return 2
-    kills = kill_all(chosen, hypothesis_profile=args.hypothesis_profile, seed=args.seed)
+    seeds = args.seeds or [args.seed]
+    kills = kill_all(chosen, hypothesis_profile=args.hypothesis_profile, seeds=seeds, reproduce=args.reproduce)
     totals = summary(kills)
     if args.format == "json":
         print(json.dumps({"kills": [k.to_record() for k in kills], "summary": totals}, indent=2))
@@ -39,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         rows = [
             (
                 k.mutant,
+                "-" if k.seed is None else k.seed,
                 k.rule,
                 "yes" if k.killed else "NO",
                 f"{k.seconds:.2f}",
@@ -50,8 +80,13 @@ def run(args: argparse.Namespace) -> int:
             for k in kills
         ]
         print(tabulate(rows, headers=HEADERS))
+        if len(seeds) > 1:
+            print(f"\nkilled per seed: {', '.join(f'{s}: {n}' for s, n in totals['per_seed'].items())}")
+            for mutant, escaped in totals["survived_seeds"].items():
+                print(f"{mutant} survived seeds {', '.join(str(s) for s in escaped)}")
         print(
-            f"\nmutation score {totals['killed']}/{totals['mutants']} = {totals['score']:.2%}; "
+            f"\nmutation score {totals['killed']}/{totals['mutants']} = {totals['score']:.2%}"
+            f"{' (killed under every seed)' if len(seeds) > 1 else ''}; "
             f"time to kill median {totals['median_seconds']} s, max {totals['max_seconds']} s; "
             f"with the reproducer median {totals['median_total_seconds']} s, max {totals['max_total_seconds']} s; "
             f"reproducer excess over documented at most {totals['max_excess_steps']} steps"

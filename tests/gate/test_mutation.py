@@ -7,7 +7,7 @@ from conformance import mutation
 
 
 def test_kill_all_kills_a_mutant_and_measures_its_reproducer():
-    (row,) = mutation.kill_all([MUTANT_BY_ID["M-CQS-005-b"]], hypothesis_profile="dev", seed=1, processes=1)
+    (row,) = mutation.kill_all([MUTANT_BY_ID["M-CQS-005-b"]], hypothesis_profile="dev", seeds=[1], processes=1)
     assert (True, "M-CQS-005-b", "CQS-005") == (row.killed, row.mutant, row.rule)
     assert row.reproducer_steps is not None and row.reproducer_steps >= 1
 
@@ -34,3 +34,43 @@ def test_summary_counts_the_score_and_lists_the_survivors():
         summary["max_excess_steps"],
         summary["survivors"],
     )
+
+
+def test_over_several_seeds_a_mutant_is_killed_only_if_every_seed_kills_it():
+    rows = [
+        mutation.Kill("M-A-001-a", "A-001", True, 1.0, None, 2, True, "events", seed=1),
+        mutation.Kill("M-A-001-a", "A-001", False, 9.0, None, 2, False, None, seed=2),
+        mutation.Kill("M-A-001-b", "A-001", True, 1.0, None, 2, True, "events", seed=1),
+        mutation.Kill("M-A-001-b", "A-001", True, 1.0, None, 2, True, "events", seed=2),
+    ]
+    summary = mutation.summary(rows)
+    assert (2, 1, {"1": 2, "2": 1}, {"M-A-001-a": [2]}) == (
+        summary["mutants"],
+        summary["killed"],
+        summary["per_seed"],
+        summary["survived_seeds"],
+    )
+
+
+def test_without_a_reproducer_the_kill_is_the_first_failing_case_not_minimised():
+    (row,) = mutation.kill_all(
+        [MUTANT_BY_ID["M-CQS-005-b"]], hypothesis_profile="dev", seeds=[1], processes=1, reproduce=False
+    )
+    assert (True, None, 1) == (row.killed, row.reproducer_steps, row.seed)
+
+
+def test_mutants_seeds_option_reads_a_range_or_a_list():
+    from conformance.commands.mutants import _seed_range
+
+    assert ([1, 2, 3], [4, 9]) == (_seed_range("1-3"), _seed_range("4,9"))
+
+
+def test_mutants_seeds_option_names_the_bad_value():
+    import argparse
+
+    import pytest
+
+    from conformance.commands.mutants import _seed_range
+
+    with pytest.raises(argparse.ArgumentTypeError, match="'3-1'"):
+        _seed_range("3-1")
