@@ -21,6 +21,10 @@ CQS_LENGTHS = st.one_of(
 #: How an alter outcome's size relates to the structure: unchanged, grown (within SIZE) or beyond SIZE (CAPACITY-005).
 ALTER_GROWTH = st.sampled_from((0, 1, 100, 1000, "beyond"))
 SCAN_SECONDS = 900
+#: How an overflow cycle changes the Queue Overflow exit first (CQS-009/010).
+EXIT_CHANGES = ("keep", "remove", "veto one", "veto others")
+#: Percent of the primary's elements one message of an overflow cycle uses.
+SHARES = (5, 10, 2, 20)
 SCAN_ANCHORS = ("clock", "overflow start")
 #: Clock targets relative to the next scan: a third early (a 10-minute scan), around it, a whole interval late.
 SCAN_DELTAS = (-300, -1, 0, 1, SCAN_SECONDS)
@@ -51,12 +55,13 @@ class CQSMachine(ProfiledMachine):
     def get(self, m: int, q: int) -> None:
         self._do(o.Get(self._qmgr(m), self._queue(q)))
 
-    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS, pattern=st.sampled_from(("same", "spread", "alternate")))
+    @rule(m=INDEX, q=INDEX, length=CQS_LENGTHS, pattern=st.sampled_from(("same", "spread", "alternate", "round")))
     def fill(self, m: int, q: int, length: int, pattern: str) -> None:
         """Boundary targeting: put until CQS starts an alter (OVFLWMAX reached) or a put is refused.
 
         ``spread``: the puts go round the queues with growing lengths, so the queues end up
-        using different amounts of space (the selection order of CQS-006/007).  ``alternate``:
+        using different amounts of space (the selection order of CQS-006/007); ``round``: the
+        same message round the queues, so several must be selected (CQS-007).  ``alternate``:
         ``length``-byte and empty data objects in turn, so entry and element usage drift apart
         and reads change them unevenly (the usage metric readings of CQS-020).
         """
@@ -65,6 +70,8 @@ class CQSMachine(ProfiledMachine):
                 return
             if pattern == "spread":
                 self._put(m, q + i, max(length, 0) * (1 + i % 3))
+            elif pattern == "round":
+                self._put(m, q + i, length)
             else:
                 self._put(m, q, 0 if pattern == "alternate" and i % 2 else length)
             if not self._last_ok():
@@ -77,6 +84,59 @@ class CQSMachine(ProfiledMachine):
             self._do(o.Get(self._qmgr(m), self._queue(q)))
             if not self._last_ok():
                 return
+
+    @rule(
+        m=INDEX,
+        q=INDEX,
+        share=st.sampled_from(SHARES),
+        exit_change=st.sampled_from(EXIT_CHANGES),
+        pattern=st.sampled_from(("round", "round", "same", "spread")),
+        then=st.sampled_from(("scan one", "nothing", "scan all")),
+    )
+    def overflow_cycle(self, m: int, q: int, share: int, exit_change: str, pattern: str, then: str) -> None:
+        """Boundary targeting for overflow mode: change the Queue Overflow exit (remove it,
+        veto queue ``q``, or veto every queue but ``q``), fill the primary until CQS starts an
+        alter, and have the alter fail, so CQS selects queues under the exit in force (CQS-005..010).
+
+        ``round`` puts the same message round every queue, so no one queue holds enough to
+        bring usage 20% below the threshold and several are selected: the ones the scan then
+        takes out one at a time (CQS-014).  After removing an exit, the fill goes to a queue it
+        used to veto (a stale veto shows only on such a queue).  ``then``: empty the first queue
+        in overflow (or all of them) and advance the clock to the next scan (CQS-013/014).
+        Each message uses ``share`` percent of the primary's elements (within LGMSGSZ), so the
+        threshold is reached in a few puts rather than overshot by one message too large to fit."""
+        names = list(self.model.queues)
+        length = self._length_for(share)
+        if exit_change != "keep":
+            vetoed = self.model.overflow_exit or ()
+            chosen = self._queue(q)
+            vetoes = {
+                "remove": None,
+                "veto one": (chosen,),
+                "veto others": tuple(n for n in names if n != chosen),
+            }[exit_change]
+            if exit_change == "remove" and vetoed:
+                q = names.index(vetoed[q % len(vetoed)])
+            self._do(o.SetOverflowExit(vetoes))
+        if pattern == "round":  # every queue holds data even if the first put starts the alter (OVFLWMAX 0, 1)
+            for i in range(len(names)):
+                self._put(m, q + i, length)
+                if not self._last_ok():
+                    break
+        if not any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()):
+            self.fill(m, q, length, pattern)
+        pending = [s for s in self.model.structures.values() if s.alter_pending]
+        if pending:
+            self._do(o.AlterOutcome(pending[0].defn.name, False, None))
+        if then != "nothing" and any(s.overflow_mode for s in self.model.structures.values()):
+            self._scan(m, then.split()[1], "overflow start", 0)
+
+    def _length_for(self, share: int) -> int:
+        """A data object length using about ``share`` percent of the primary's elements, within LGMSGSZ."""
+        s = self.model.structures[self.config.structures[0].name]  # type: ignore[union-attr]
+        acct = self.model.acct
+        elements = max(1, s.pools.elements_total * share // 100)
+        return max(0, min(self.model.lgmsgsz, elements * acct.element_bytes - acct.header_bytes))
 
     @precondition(lambda self: any(s.alter_pending for s in self.model.structures.values()))
     @rule(success=st.booleans(), grow=ALTER_GROWTH)
@@ -100,6 +160,9 @@ class CQSMachine(ProfiledMachine):
         """Boundary targeting for the 15-minute scan: empty one, all or none of the queues in
         overflow, then advance the clock to just before, at or after the next scan (either
         reading of where scans are anchored) or a third of an interval early (CQS-013/014)."""
+        self._scan(m, which, anchor, delta)
+
+    def _scan(self, m: int, which: str, anchor: str, delta: int) -> None:
         s = next(s for s in self.model.structures.values() if s.overflow_mode)
         queues = sorted(s.overflow_queues)
         for name in queues[:1] if which == "one" else queues if which == "all" else []:

@@ -22,6 +22,9 @@ RELATIVE_LENGTHS = tuple((n, delta) for n in (1, 2, 3) for delta in (-1, 0, 1))
 Length = int | tuple[int, int]
 MQ_LENGTHS = st.one_of(boundary_lengths(), boundary_lengths(), st.sampled_from(RELATIVE_LENGTHS), lengths())
 MQ_TARGETS = ("OFFLD1TH", "OFFLD2TH", "OFFLD3TH", "FULLTHRESHOLD", "QDEPTHHI", "MAXDEPTH", "full")
+#: Empty messages at most to bring a structure to an offload threshold: one list entry each, so a
+#: structure with a few hundred entries needs that many (spread over its queues, below MAXDEPTH).
+PROBE_FILL = 160
 ADMIN = ("set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "inspect")
 
 
@@ -138,14 +141,15 @@ class MQMachine(ProfiledMachine):
         q=INDEX,
         at=st.sampled_from(("its own", "its own", "empty", "OFFLD1TH", "OFFLD2TH", "OFFLD3TH")),
         n=st.sampled_from((1, 2, 3)),
-        delta=st.sampled_from((-1, 0, 1, 1)),
+        delta=st.sampled_from((-1, 0, 1, 1, 1)),
     )
     def offload_probe(self, m: int, q: int, at: str, n: int, delta: int) -> None:
         """Boundary targeting for the offload rules: bring the queue's structure to a threshold
         (empty it: usage 0, which an OFFLDnTH of 0 equals; or put empty messages until usage
         passes OFFLDnTH, where the usage metrics can disagree), then put a message one byte
         under, at or over OFFLDnSZ of rule ``n``, then of the other two rules (a mixed reading shows
-        only when two rules meet the same usage) (OFFLOAD-002/003/012)."""
+        only when two rules meet the same usage) (OFFLOAD-002/003/012).  The empty messages go to
+        whichever of the structure's queues has most room, so MAXDEPTH does not end the fill."""
         queue = self.model.queues[self._queue(q)]
         if queue.defn.cfstruct is None:
             return
@@ -156,12 +160,13 @@ class MQMachine(ProfiledMachine):
         if at == "empty":
             self._empty_structure(m, queue.defn.cfstruct)
         else:
-            for _ in range(MAX_FILL):
+            for _ in range(PROBE_FILL):
                 if _reached(self.model, queue, at):
                     break
-                self._put(m, q, 0, False, False)
+                self._put(m, self._roomiest(queue.defn.cfstruct), 0, False, False)
                 if not self._last_ok():
                     return
+            q = self._roomiest(queue.defn.cfstruct)
         for k in (n, n % 3 + 1, (n + 1) % 3 + 1):  # one message per rule, each at the same usage
             if at == "empty":
                 self._empty_structure(m, queue.defn.cfstruct)
@@ -244,13 +249,33 @@ class MQMachine(ProfiledMachine):
     @rule(
         m=INDEX,
         q=INDEX,
-        backup=st.sampled_from(("same", "none", "other")),
+        early=st.sampled_from(("none", "none", "recover", "purge")),
+        before=st.sampled_from((0, 2, 2, 1)),
+        backup=st.sampled_from(("same", "same", "none", "other")),
+        after=st.integers(0, 1),
+        uncommitted=st.booleans(),
         purge=st.booleans(),
         unrecoverable=st.integers(0, 3),
     )
-    def failure_cycle(self, m: int, q: int, backup: str, purge: bool, unrecoverable: int) -> None:
-        """BACKUP CFSTRUCT (of the queue's structure, of another, or none), the structure fails,
-        RECOVER CFSTRUCT, then a get from the queue (RECOVERY-001..007: what comes back, in which order).
+    def failure_cycle(
+        self,
+        m: int,
+        q: int,
+        early: str,
+        before: int,
+        backup: str,
+        after: int,
+        uncommitted: bool,
+        purge: bool,
+        unrecoverable: int,
+    ) -> None:
+        """Boundary targeting for backup and recovery: optionally RECOVER the healthy structure
+        first (RECOVERY-006); ``before`` committed persistent messages of different lengths
+        (what comes back, and in which order: RECOVERY-003); BACKUP CFSTRUCT (of the queue's
+        structure, of another recoverable one if there is one, or none: RECOVERY-007); ``after``
+        more (logged after the backup) and, if ``uncommitted``, one put under syncpoint left
+        uncommitted (not recovered); the structure fails; RECOVER CFSTRUCT; then a get from the
+        queue (RECOVERY-001..007).
 
         A RECOVER(NO) structure stays failed for the rest of the test case, so one is failed only
         in one cycle in four (``unrecoverable == 0``)."""
@@ -259,14 +284,29 @@ class MQMachine(ProfiledMachine):
         if not self.model.structures[name].defn.recover and unrecoverable:
             return
         qmgr = queue.defn.qmgr or self._qmgr(m)
+        if early != "none":
+            self._do(o.Recover(name, early == "purge"))
+        self._persistent_puts(qmgr, queue.defn.name, before)
         if backup != "none":
-            target = name if backup == "same" else self._structure(m + 1)
-            self._do(o.Backup(qmgr, target))
+            self._do(o.Backup(qmgr, name if backup == "same" else self._other_recoverable(name, m)))
+        self._persistent_puts(qmgr, queue.defn.name, after)
+        if uncommitted:
+            self._do(o.Put(qmgr, queue.defn.name, 2, True, True, len(self.ops)))
         self._do(o.FailStructure(name))
         self._do(o.Recover(name, purge))
         self._do(o.Get(qmgr, queue.defn.name, False))
         if self.model.structures[name].failed:  # not recovered (no backup): purge, so the case goes on
             self._do(o.Recover(name, True))
+
+    def _other_recoverable(self, name: str, m: int) -> str:
+        """Another RECOVER(YES) structure than ``name`` if there is one, else any structure."""
+        others = [n for n, s in self.model.structures.items() if n != name and s.defn.recover]
+        return self._pick(others, m) if others else self._structure(m + 1)
+
+    def _persistent_puts(self, qmgr: str, queue: str, count: int) -> None:
+        """``count`` committed persistent messages, each a different length (so order shows)."""
+        for i in range(count):
+            self._do(o.Put(qmgr, queue, i, True, False, len(self.ops)))
 
     @rule(data=st.data())
     def alter_structure(self, data: st.DataObject) -> None:

@@ -59,12 +59,19 @@ class Draw(Protocol):
 def _offload_pairs(d: Draw) -> dict[str, Any]:
     """OFFLDnTH/OFFLDnSZ: each pair on its own, or all three pairs from an empty structure
     (OFFLDnTH 0: the comparison at equality) or at one shared threshold (the usage metric
-    readings differ between the pairs only when they compare the same number)."""
-    mode = d.pick(("independent", "from empty", "shared threshold"))
+    readings differ between the pairs only when they compare the same number).
+
+    At a shared threshold the sizes are often in falling order, all rules on: then a message
+    can pass rule 3's size alone, rules 2 and 3, or all three, so a reading that differs
+    between the rules shows (OFFLOAD-012 mixed readings)."""
+    mode = d.pick(("independent", "from empty", "shared threshold", "shared threshold"))
     if mode != "independent":
         threshold = 0 if mode == "from empty" else d.pick(b.SHARED_THRESHOLDS)
         fields = {f"offld{n}th": threshold for n in (1, 2, 3)}
-        fields.update({f"offld{n}sz": d.pick(b.OFFLOAD_SIZES) for n in (1, 2, 3)})
+        sizes = [d.pick(b.OFFLOAD_SIZES) for _ in (1, 2, 3)]
+        if mode == "shared threshold" and d.chance(50):
+            sizes = sorted((min(v, b.OFFLOAD_SIZES[-2]) for v in sizes), reverse=True)
+        fields.update({f"offld{n}sz": v for n, v in zip((1, 2, 3), sizes, strict=True)})
         return fields
     fields = {}
     for n in (1, 2, 3):
@@ -199,7 +206,7 @@ def cqs_config(d: Draw) -> Config:
         ovflwstr="OVFL1" if d.chance(50) and not resource else None,
         ovflw_size_kb=d.pick((6146, 6151, 6200, 6400, 8192)),
     )  # fmt: skip
-    queues = tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(d.pick((2, 1, 3, 4))))
+    queues = tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(d.pick((2, 1, 3, 4, 6))))
     vetoes = None if d.chance(50) else tuple(q.name for q in queues if d.chance(30))
     return Config(
         profile="cqs", qmgrs=("IMS1", "IMS2"), structures=(structure,), queues=queues,
