@@ -25,6 +25,10 @@ MQ_TARGETS = ("OFFLD1TH", "OFFLD2TH", "OFFLD3TH", "FULLTHRESHOLD", "QDEPTHHI", "
 #: Empty messages at most to bring a structure to an offload threshold: one list entry each, so a
 #: structure with a few hundred entries needs that many (spread over its queues, below MAXDEPTH).
 PROBE_FILL = 160
+#: MAXDEPTH and depth percentages for the depth probe: percentages that are a whole number of
+#: messages of these depths and ones that fall below or above half a message.
+PROBE_MAXDEPTHS = (7, 10, 3, 20)
+PROBE_PERCENTS = (12, 17, 50, 80, 20, 0, 100, 33, 67)
 ADMIN = ("set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "inspect")
 
 
@@ -141,14 +145,15 @@ class MQMachine(ProfiledMachine):
         q=INDEX,
         at=st.sampled_from(("its own", "its own", "empty", "OFFLD1TH", "OFFLD2TH", "OFFLD3TH")),
         n=st.sampled_from((1, 2, 3)),
-        delta=st.sampled_from((-1, 0, 1, 1, 1)),
+        delta=st.sampled_from((-1, 0, 1, 1, "all")),
     )
-    def offload_probe(self, m: int, q: int, at: str, n: int, delta: int) -> None:
+    def offload_probe(self, m: int, q: int, at: str, n: int, delta: int | str) -> None:
         """Boundary targeting for the offload rules: bring the queue's structure to a threshold
         (empty it: usage 0, which an OFFLDnTH of 0 equals; or put empty messages until usage
         passes OFFLDnTH, where the usage metrics can disagree), then put a message one byte
-        under, at or over OFFLDnSZ of rule ``n``, then of the other two rules (a mixed reading shows
-        only when two rules meet the same usage) (OFFLOAD-002/003/012).  The empty messages go to
+        under, at or over OFFLDnSZ (or all three: ``delta`` "all") of rule ``n``, then of the other
+        two rules (a mixed reading shows only when two rules meet the same usage)
+        (OFFLOAD-002/003/012).  The empty messages go to
         whichever of the structure's queues has most room, so MAXDEPTH does not end the fill."""
         queue = self.model.queues[self._queue(q)]
         if queue.defn.cfstruct is None:
@@ -168,9 +173,10 @@ class MQMachine(ProfiledMachine):
                     return
             q = self._roomiest(queue.defn.cfstruct)
         for k in (n, n % 3 + 1, (n + 1) % 3 + 1):  # one message per rule, each at the same usage
-            if at == "empty":
-                self._empty_structure(m, queue.defn.cfstruct)
-            self._put(m, q, (k, delta), False, False)
+            for d in (-1, 0, 1) if delta == "all" else (delta,):
+                if at == "empty":
+                    self._empty_structure(m, queue.defn.cfstruct)
+                self._put(m, q, (k, d), False, False)
 
     def _empty_structure(self, m: int, cfstruct: str) -> None:
         for name, other in self.model.queues.items():
@@ -182,6 +188,42 @@ class MQMachine(ProfiledMachine):
                 self._do(o.Get(other.defn.qmgr or self._qmgr(m), name, False))
                 if not self._last_ok():
                     break
+
+    @rule(
+        m=INDEX,
+        q=INDEX,
+        maxdepth=st.sampled_from(PROBE_MAXDEPTHS),
+        percents=st.lists(st.sampled_from(PROBE_PERCENTS), min_size=2, max_size=3),
+        low=st.sampled_from(PROBE_PERCENTS),
+        until=st.sampled_from(("QDEPTHHI", "MAXDEPTH")),
+        past=st.integers(0, 1),
+    )
+    def depth_probe(self, m: int, q: int, maxdepth: int, percents: list[int], low: int, until: str, past: int) -> None:
+        """Boundary targeting for the queue depth events: with every event switched on, set
+        MAXDEPTH and, in turn, each QDEPTHHI of ``percents`` (QDEPTHLO ``low``), and fill the
+        queue to QDEPTHHI or to MAXDEPTH (Queue Full) and drain it, on queue ``q`` and then on a
+        queue of the other kind (shared or nonshared).  A percentage of MAXDEPTH that is not a
+        whole count is where the rounding readings differ, one way below half a message and
+        another above; a reading that differs between shared and nonshared queues shows only
+        when both meet the same settings (QDEPTH-002/003/006/013 mixed readings)."""
+        first = self.model.queues[self._queue(q)]
+        other = next(
+            (n for n, x in self.model.queues.items() if (x.defn.cfstruct is None) != (first.defn.cfstruct is None)),
+            None,
+        )
+        for name in (first.defn.name, other) if other else (first.defn.name,):
+            i = list(self.model.queues).index(name)
+            for percent in percents:
+                self.drain(m, i)
+                switches = {"qdphiev": True, "qdploev": True, "qdpmaxev": True}
+                limits = {"maxdepth": maxdepth, "qdepthhi": percent, "qdepthlo": low}
+                self._do(o.AlterQueue(name, {**limits, **switches}))
+                self.fill(m, i, 0, until, past, False)
+                if until == "MAXDEPTH":  # switched on again, Queue Full meets QDPHIEV(YES) (QDEPTH-006)
+                    self._do(o.AlterQueue(name, switches))
+                    self._put(m, i, 0, False, False)
+                self._do(o.Inspect())  # the switches as the events left them (draining toggles them back)
+            self.drain(m, i)
 
     @rule(m=INDEX, q=INDEX)
     def drain(self, m: int, q: int) -> None:

@@ -86,7 +86,7 @@ def test_load_transcript_round_trips(tmp_path, transcript):
         (lambda t: t.update(config=[]), "transcript.config"),
         (lambda t: t["expected"].pop("field"), "transcript.expected.field"),
         (lambda t: t["expected"].update(step="three"), "transcript.expected.step"),
-        (lambda t: t["ops"].append(7), "transcript.ops[1]"),
+        (lambda t: t["ops"].insert(1, 7), "transcript.ops[1]"),
         (lambda t: t["ops"][0].update(colour="red"), "colour"),
         (lambda t: t["config"].update(bogus=1), "config.bogus"),
     ],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -92,7 +93,7 @@ def test_run_against_faulty_adapter_exits_1_and_summarises_the_failure(faulty_ru
     assert 1 == code, out
     assert "result: DOES NOT CONFORM (exit 1)" in out
     assert "FAIL mq: step " in out and "events expected" in out and "observed []" in out
-    assert "QDEPTH-001" in out
+    assert re.search(r"\bQDEPTH-0\d\d\b", out)  # DropEvents drops every depth event: some event rule fails
     assert f"transcript: {_transcript(report_dir)}" in out
     assert f"cfconform replay {_transcript(report_dir)} --adapter {FAULTY}" in out
 
@@ -102,7 +103,7 @@ def test_faulty_run_writes_junit_markdown_html_and_a_reproducer(faulty_run):
     (record,) = _records(report_dir)
     (failure,) = record["failures"]
     failing = [r["rule"] for r in record["rules"] if r["verdict"] == "fail"]
-    assert "QDEPTH-001" in failing
+    assert failing and all(rule.startswith("QDEPTH-") for rule in failing)
     assert failure["reproducer"] == str(_transcript(report_dir).relative_to(report_dir))
     cases = {c.get("name"): c for c in ET.parse(report_dir / "junit.xml").getroot().iter("testcase")}
     assert len(RULES) == len(cases)
