@@ -1,0 +1,186 @@
+"""The mq profile's traffic: MQPUT/MQGET, boundary-targeting fill and drain, units of work and a
+queue-manager outage (the probes and commands are in :mod:`properties.mq_machine`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import initialize, precondition, rule
+
+from properties import boundaries as b
+from properties.base import INDEX, MAX_FILL, ProfiledMachine
+from properties.strategies import boundary_lengths, configs, lengths
+from reference_model import operations as o
+from reference_model.config import Config
+from reference_model.model import Model
+
+#: Lengths relative to the put's structure: one of its OFFLDnSZ values, one byte under or over (OFFLOAD-002/003).
+RELATIVE_LENGTHS = tuple((n, delta) for n in (1, 2, 3) for delta in (-1, 0, 1))
+#: A length: a documented boundary (half the time), relative to the structure (resolved when the put
+#: is made), or anything.
+Length = int | tuple[int, int]
+MQ_LENGTHS = st.one_of(boundary_lengths(), boundary_lengths(), st.sampled_from(RELATIVE_LENGTHS), lengths())
+MQ_TARGETS = ("OFFLD1TH", "OFFLD2TH", "OFFLD3TH", "FULLTHRESHOLD", "QDEPTHHI", "MAXDEPTH", "full")
+
+
+def reached(model: Model, queue: Any, target: str) -> bool:
+    """Whether ``queue`` (or its structure) is at or past ``target``, in the model's current state."""
+    d = queue.defn
+    if target == "QDEPTHHI":
+        return 100 * queue.depth >= d.qdepthhi * d.maxdepth
+    if target == "MAXDEPTH":
+        return queue.depth >= d.maxdepth
+    if d.cfstruct is None:
+        return True
+    s = model.structures[d.cfstruct]
+    usage = model.usage(s, "max")
+    if target == "full":
+        return usage >= 100.0
+    threshold = s.defn.fullthreshold if target == "FULLTHRESHOLD" else getattr(s.defn, target.lower())
+    return usage > threshold
+
+
+class MQTraffic(ProfiledMachine):
+    """Puts and gets (two put rules: puts are the operation most rules are about), the same message
+    on every structure, large-message boundaries, fill to a boundary and drain, units of work
+    and a queue-manager outage."""
+
+    @initialize(config=configs("mq"))
+    def open(self, config: Config) -> None:
+        self._open(config)
+
+    def _length(self, queue: Any, length: Length) -> int:
+        if isinstance(length, int):
+            return length
+        n, delta = length
+        if queue.defn.cfstruct is None:
+            return 0
+        return max(0, getattr(self.model.structures[queue.defn.cfstruct].defn, f"offld{n}sz") + delta)
+
+    def _put(self, m: int, q: int, length: Length, persistent: bool, syncpoint: bool) -> None:
+        queue = self.model.queues[self._queue(q)]
+        qmgr = queue.defn.qmgr or self._qmgr(m)
+        size = self._length(queue, length)
+        self._do(o.Put(qmgr, queue.defn.name, size, persistent, syncpoint, len(self.ops)))
+
+    def _get(self, m: int, q: int, syncpoint: bool) -> None:
+        queue = self.model.queues[self._queue(q)]
+        self._do(o.Get(queue.defn.qmgr or self._qmgr(m), queue.defn.name, syncpoint))
+
+    @rule(m=INDEX, q=INDEX, length=MQ_LENGTHS, persistent=st.booleans(), syncpoint=st.booleans())
+    def put(self, m: int, q: int, length: Length, persistent: bool, syncpoint: bool) -> None:
+        self._put(m, q, length, persistent, syncpoint)
+
+    @rule(m=INDEX, q=INDEX, length=MQ_LENGTHS, persistent=st.booleans(), syncpoint=st.booleans())
+    def put_more(self, m: int, q: int, length: Length, persistent: bool, syncpoint: bool) -> None:
+        """A second put rule: puts are the operation most rules are about."""
+        self._put(m, q, length, persistent, syncpoint)
+
+    @rule(m=INDEX, length=boundary_lengths(), persistent=st.booleans())
+    def put_everywhere(self, m: int, length: int, persistent: bool) -> None:
+        """The same message on one queue of every structure: a reading that differs between
+        CFLEVELs or between structures only shows when the same message meets both
+        (CFLEVEL-002/003, OFFLOAD-004 mixed readings)."""
+        for i in self._roomiest_queues().values():
+            self._put(m, i, length, persistent, False)
+
+    def _roomiest_queues(self) -> dict[str, int]:
+        """Per structure, the index of its queue with most room below MAXDEPTH."""
+        best: dict[str, tuple[int, int]] = {}
+        for i, queue in enumerate(self.model.queues.values()):
+            name = queue.defn.cfstruct
+            room = queue.defn.maxdepth - queue.depth
+            if name is not None and (name not in best or room > best[name][0]):
+                best[name] = (room, i)
+        return {name: i for name, (_, i) in best.items()}
+
+    def _roomiest(self, cfstruct: str) -> int:
+        return self._roomiest_queues()[cfstruct]
+
+    @rule(m=INDEX, boundary=st.sampled_from(b.LARGE_MESSAGE_BOUNDARIES))
+    def large_messages(self, m: int, boundary: int) -> None:
+        """The large-message boundaries on every structure: one byte under, at and over a boundary
+        (63K, 63.75K, 64K), and a length between 63K and 63.75K where the forced-offload readings
+        disagree (CFLEVEL-003/004, OFFLOAD-004)."""
+        for length in (boundary - 1, boundary, boundary + 1, b.MQ_INTERIOR_LENGTHS[-1]):
+            for i in self._roomiest_queues().values():
+                self._put(m, i, length, False, False)
+
+    @rule(m=INDEX, q=INDEX, syncpoint=st.booleans())
+    def get(self, m: int, q: int, syncpoint: bool) -> None:
+        self._get(m, q, syncpoint)
+
+    @rule(
+        m=INDEX,
+        q=INDEX,
+        length=MQ_LENGTHS,
+        boundary=st.sampled_from(MQ_TARGETS),
+        past=st.integers(0, 1),
+        persistent=st.booleans(),
+    )
+    def fill(self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool) -> None:
+        """Boundary targeting: put ``length``-byte messages until ``boundary`` is reached (and ``past`` more)."""
+        queue = self.model.queues[self._queue(q)]
+        extra = past
+        for _ in range(MAX_FILL):
+            if reached(self.model, queue, boundary):
+                if extra == 0:
+                    return
+                extra -= 1
+            self._put(m, q, length, persistent, False)
+            if not self._last_ok():
+                return
+
+    @rule(m=INDEX, q=INDEX)
+    def drain(self, m: int, q: int) -> None:
+        """Get every available message (down through QDEPTHLO and to empty)."""
+        for _ in range(MAX_FILL):
+            self._get(m, q, False)
+            if not self._last_ok():
+                return
+
+    @rule(
+        m=INDEX,
+        q=INDEX,
+        length=MQ_LENGTHS,
+        put=st.booleans(),
+        meanwhile=st.sampled_from(("nothing", "lower cflevel", "get elsewhere", "inspect")),
+        commit=st.booleans(),
+    )
+    def unit_of_work(self, m: int, q: int, length: Length, put: bool, meanwhile: str, commit: bool) -> None:
+        """A put or get under syncpoint; while it is uncommitted, optionally a command that must
+        see it (lowering CFLEVEL: CFLEVEL-009; another queue manager's get: QUEUE-00x; inspect);
+        then COMMIT or BACKOUT by the same queue manager (CAPACITY-010, QDEPTH-012)."""
+        queue = self.model.queues[self._queue(q)]
+        qmgr = queue.defn.qmgr or self._qmgr(m)
+        if put:
+            self._do(o.Put(qmgr, queue.defn.name, self._length(queue, length), False, True, len(self.ops)))
+        else:
+            self._do(o.Get(qmgr, queue.defn.name, True))
+        if meanwhile == "lower cflevel" and queue.defn.cfstruct is not None:
+            level = self.model.structures[queue.defn.cfstruct].defn.cflevel
+            self._do(o.AlterStructure(queue.defn.cfstruct, {"cflevel": max(1, level - 1)}))
+        elif meanwhile == "get elsewhere":
+            other = next((n for n in self.model.qmgrs if n != qmgr), qmgr)
+            self._do(o.Get(queue.defn.qmgr or other, queue.defn.name, False))
+        elif meanwhile == "inspect":
+            self._do(o.Inspect())
+        self._do((o.Commit if commit else o.Backout)(qmgr))
+
+    @rule(m=INDEX, commit=st.booleans())
+    def end_unit_of_work(self, m: int, commit: bool) -> None:
+        self._do((o.Commit if commit else o.Backout)(self._qmgr(m)))
+
+    @precondition(lambda self: self.config is not None and len(self.config.qmgrs) > 1)
+    @rule(m=INDEX, q=INDEX, persistent=st.booleans(), syncpoint=st.booleans())
+    def qmgr_outage(self, m: int, q: int, persistent: bool, syncpoint: bool) -> None:
+        """A put through one queue manager, which then stops; another gets from the queue; the first
+        restarts (RECOVERY-008: shared messages survive, QUEUE-005: its unit of work is backed out)."""
+        queue = self.model.queues[self._queue(q)]
+        qmgr = self._qmgr(m)
+        other = next(n for n in self.model.qmgrs if n != qmgr)
+        self._do(o.Put(queue.defn.qmgr or qmgr, queue.defn.name, 0, persistent, syncpoint, len(self.ops)))
+        self._do(o.StopQmgr(qmgr))
+        self._do(o.Get(queue.defn.qmgr or other, queue.defn.name, False))
+        self._do(o.StartQmgr(qmgr))
