@@ -170,9 +170,32 @@ def _simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
     return out
 
 
+def _folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
+    """An ALTER QLOCAL of a queue no earlier operation names, or a leading ALTER CFSTRUCT or
+    Queue Overflow exit change, made part of the configuration instead (one step fewer: the
+    generator's probes set a queue's limits and switches with a command before using them)."""
+    out: list[tuple[Config, list[Any]]] = []
+    for i, op in enumerate(ops):
+        try:
+            if isinstance(op, o.AlterQueue) and op.name not in _referenced(ops[:i]):
+                queues = tuple(attrs.evolve(q, **dict(op.changes)) if q.name == op.name else q for q in config.queues)
+                out.append((attrs.evolve(config, queues=queues), [*ops[:i], *ops[i + 1 :]]))
+            elif i == 0 and isinstance(op, o.AlterStructure):
+                structures = tuple(
+                    attrs.evolve(s, **dict(op.changes)) if s.name == op.name else s for s in config.structures
+                )
+                out.append((attrs.evolve(config, structures=structures), list(ops[1:])))
+            elif i == 0 and isinstance(op, o.SetOverflowExit):
+                out.append((attrs.evolve(config, overflow_exit=op.vetoes), list(ops[1:])))
+        except (ConfigurationError, TypeError, ValueError):  # a change the definition cannot take
+            continue
+    return out
+
+
 def _variants(config: Config, ops: list[Any]) -> list[tuple[Config, list[Any], bool]]:
     """Candidate (configuration, operations, try windows) triples, in a stable order."""
-    out = [(c, ops, True) for c in _smaller_configs(config, ops)]
+    out = [(c, folded, True) for c, folded in _folded(config, ops)]
+    out += [(c, ops, True) for c in _smaller_configs(config, ops)]
     return out + [(config, variant, False) for variant in _simpler_operations(config, ops)]
 
 

@@ -69,3 +69,18 @@ def test_generation_stops_looking_after_enough_failures():
     for _ in range(base.MORE_FAILURES + 1):
         recorder.record_failure((_contraction_config(), []))
     assert (False, False) == (recorder.keep_looking(), recorder.search_over())
+
+
+def test_an_alter_qlocal_of_an_untouched_queue_is_folded_into_the_configuration():
+    config = _contraction_config()
+    ops = [o.AlterQueue("Q0", {"qdepthhi": 50, "qdphiev": True}), o.Put("QM01", "Q0", 0)]
+    ((folded_config, folded_ops),) = shrink._folded(config, ops)
+    assert ((50, True), [ops[1]]) == (
+        (folded_config.queues[0].qdepthhi, folded_config.queues[0].qdphiev),
+        folded_ops,
+    )
+
+
+def test_an_alter_qlocal_after_the_queue_was_used_is_not_folded():
+    ops = [o.Put("QM01", "Q0", 0), o.AlterQueue("Q0", {"qdepthhi": 50})]
+    assert [] == shrink._folded(_contraction_config(), ops)
