@@ -56,6 +56,7 @@ def run_machine(
     minimised trace is the reported failure.
     """
     machine = machine_for(adapter_factory, profile)
+    machine.recorder.look_on = reproduce  # the verdict alone: stop at the first failing case
     factory: Any = lambda: machine()  # noqa: E731 - a fresh factory object per run, for @seed
     if seed is not None:
         factory = hypothesis_seed(seed)(factory)

@@ -74,3 +74,22 @@ def test_mutants_seeds_option_names_the_bad_value():
 
     with pytest.raises(argparse.ArgumentTypeError, match="'3-1'"):
         _seed_range("3-1")
+
+
+def test_a_verdict_only_run_generates_no_case_after_the_first_failing_one(monkeypatch):
+    from adapters.mutants import MUTANT_BY_ID as mutants
+    from properties import base
+    from properties.run import run_machine
+
+    failing_cases: list[int] = []
+    record = base.Recorder.record_failure
+
+    def counted(self: base.Recorder, failure: base.Failure) -> None:
+        failing_cases.append(self.cases)
+        record(self, failure)
+
+    monkeypatch.setattr(base.Recorder, "record_failure", counted)
+    mutant = mutants["M-CQS-005-b"]
+    run = run_machine(mutant.factory, mutant.config.profile, hypothesis_profile="dev", seed=1, reproduce=False)
+    # Hypothesis replays the failing case once more to report it: that is the only case after it
+    assert run.cases - failing_cases[0] <= 1
