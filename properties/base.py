@@ -31,6 +31,8 @@ from reference_model.state import Structure
 
 #: Indices into the configuration's names; -1 is the last (the 32nd queue manager, the newest structure).
 INDEX = st.integers(-1, 7)
+#: The top index, taken as the last name too (-1 is the other way there).
+INDEX_LAST = 7
 #: Puts (or gets) at most in one boundary-targeting rule.
 MAX_FILL = 24
 #: After the first conformance failure, generation goes on for up to this many more test cases,
@@ -182,7 +184,9 @@ class MachineBase(RuleBasedStateMachine):
         return names[index % len(names)]
 
     def _qmgr(self, i: int) -> str:
-        return self._pick(list(self.model.qmgrs), i)
+        """The queue manager at index ``i``; twice as often the last (the 32nd: TOPOLOGY-006)."""
+        names = list(self.model.qmgrs)
+        return names[-1] if i == INDEX_LAST else self._pick(names, i)
 
     def _queue(self, i: int) -> str:
         return self._pick(list(self.model.queues), i)

@@ -36,8 +36,9 @@ SMALL_STRUCTURE_KB = (6146, 6148, 6151, 6160, 6200, 6300, 6400, 7000)
 RATIOS = (1, 2, 4, 6, 12, 60, 90)
 #: LGMSGSZ values: multiples of 4 and not (rounded up), and above the 30632 cap (CQS-021).
 LGMSGSZ = (1, 127, 128, 512, 601, 1024, 4095, 4096, 30632, 30633, 40000)
-#: OVFLWMAX values: the default and the ends of the range, and around the usual settings.
-OVFLWMAX = (None, None, None, None, 0, 1, 100, *around(30, 50, 70), 75)
+#: OVFLWMAX values: the default and the ends of the range (0 and 1 twice: OVFLWMAX(0) starts the
+#: alter on the first put, a reading mutants get wrong), and around the usual settings.
+OVFLWMAX = (None, None, None, None, 0, 0, 1, 1, 100, *around(30, 50, 70), 75)
 #: Queue-count boundary (TOPOLOGY-005): filler queues so the 512th and 513th can be defined.
 QUEUE_TOTALS = (511, 512)
 #: Application-structure boundary (TOPOLOGY-003/004): so the 63rd and 64th can be defined.

@@ -8,7 +8,8 @@ from hypothesis.stateful import rule
 
 from properties import admin_fields as af
 from properties.base import INDEX, MAX_FILL, smallest_holding
-from properties.mq_traffic import MQTraffic, reached
+from properties.mq_admin import MQAdmin
+from properties.mq_traffic import reached
 from reference_model import operations as o
 
 #: Empty messages at most to bring a structure to an offload threshold: one list entry each, so a
@@ -18,14 +19,13 @@ PROBE_FILL = 160
 #: messages of these depths and ones that fall below or above half a message.
 PROBE_MAXDEPTHS = (7, 10, 3, 20)
 PROBE_PERCENTS = (12, 17, 50, 80, 20, 0, 100, 33, 67)
-ADMIN = ("set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "inspect")
 
 
-class MQMachine(MQTraffic):
-    """The mq profile.  Rules: the traffic (:class:`~properties.mq_traffic.MQTraffic`), the offload
-    and depth probes, a structure failure cycle, a resize cycle, and one rule per kind of
-    administrative command (each rule gets an equal share of the steps, so commands are not
-    starved by puts)."""
+class MQMachine(MQAdmin):
+    """The mq profile.  Rules: the traffic (:class:`~properties.mq_traffic.MQTraffic`), the
+    definitions and rarer commands (:class:`~properties.mq_admin.MQAdmin`), the offload and depth
+    probes, a structure failure cycle, a resize cycle, and one rule per kind of administrative
+    command (each rule gets an equal share of the steps, so commands are not starved by puts)."""
 
     @rule(
         m=INDEX,
@@ -111,16 +111,6 @@ class MQMachine(MQTraffic):
                     self._put(m, i, 0, False, False)
                 self._do(o.Inspect())  # the switches as the events left them (draining toggles them back)
             self.drain(m, i)
-
-    def _recoverable_queue(self, q: int) -> str:
-        """A queue on a RECOVER(YES) structure if there is one (a failed RECOVER(NO) structure stays
-        failed, so failing one mostly ends what a test case can exercise), else any queue."""
-        names = [
-            n
-            for n, queue in self.model.queues.items()
-            if queue.defn.cfstruct is not None and self.model.structures[queue.defn.cfstruct].defn.recover
-        ]
-        return self._pick(names, q) if names else self._queue(q)
 
     @rule(
         m=INDEX,
@@ -226,61 +216,3 @@ class MQMachine(MQTraffic):
         in_use = smallest_holding(s, self.model.acct)
         target = {"initsize": s.defn.effective_initsize_kb, "in use": in_use, "in use-1": in_use - 1}[back]
         self._do(o.SetxcfAlter(s.defn.name, target))
-
-    @rule(data=st.data())
-    def define(self, data: st.DataObject) -> None:
-        """DEFINE QLOCAL or DEFINE CFSTRUCT; in a configuration at a topology limit, the next one
-        past it (the 64th structure, the 513th queue: TOPOLOGY-003..005)."""
-        what = data.draw(st.sampled_from(("queue", "structure", "at limit")))
-        valid = what == "at limit"  # a valid definition, so only the limit decides
-        if valid:
-            what = "structure" if len(self.model.structures) > 60 else "queue"
-        (self._define_queue if what == "queue" else self._define_structure)(data, valid)
-
-    @rule(data=st.data())
-    def admin(self, data: st.DataObject) -> None:
-        """The rarer commands: PERFMEV, queue-manager start and stop, BACKUP, failures, RECOVER, inspect."""
-        kind = data.draw(st.sampled_from(ADMIN), label="admin")
-        getattr(self, f"_{kind}")(data)
-
-    def _set_perfmev(self, data: st.DataObject) -> None:
-        self._do(o.SetPerfmev(self._qmgr(data.draw(INDEX)), data.draw(st.booleans())))
-
-    def _start_or_stop(self, data: st.DataObject) -> None:
-        name = self._qmgr(data.draw(INDEX))
-        self._do(o.StartQmgr(name) if data.draw(st.booleans()) else o.StopQmgr(name))
-
-    def _backup(self, data: st.DataObject) -> None:
-        self._do(o.Backup(self._qmgr(data.draw(INDEX)), self._structure(data.draw(INDEX))))
-
-    def _fail_structure(self, data: st.DataObject) -> None:
-        queue = self.model.queues[self._recoverable_queue(data.draw(INDEX))]
-        name = queue.defn.cfstruct or self._structure(data.draw(INDEX))
-        if self.model.structures[name].defn.recover or data.draw(st.integers(0, 3)) == 0:
-            self._do(o.FailStructure(name))
-
-    def _recover(self, data: st.DataObject) -> None:
-        self._do(o.Recover(self._structure(data.draw(INDEX)), data.draw(st.booleans())))
-
-    def _busiest_structure(self) -> str:
-        counts = {name: 0 for name in self.model.structures}
-        for q in self.model.queues.values():
-            if q.defn.cfstruct in counts:
-                counts[q.defn.cfstruct] += 1
-        return max(counts, key=lambda n: counts[n])
-
-    def _define_queue(self, data: st.DataObject, valid: bool = False) -> None:
-        """New queues, usually on the structure with most queues (its 512th and 513th), some invalid."""
-        busiest = valid or data.draw(st.booleans())
-        record = {
-            "name": f"N{len(self.model.queues)}",
-            "cfstruct": self._busiest_structure() if busiest else self._structure(data.draw(INDEX)),
-            "maxdepth": 5,
-            **({} if valid else data.draw(af.DEFINE_QUEUE_FIELDS)),
-        }
-        self._do(o.DefineQueue(record))
-
-    def _define_structure(self, data: st.DataObject, valid: bool = False) -> None:
-        """New structures (the 63rd and 64th near the limit), some invalid (CFLEVEL, OFFLOAD, names, CQS fields)."""
-        fields = {} if valid else data.draw(af.DEFINE_MQ_STRUCTURE_FIELDS)
-        self._do(o.DefineStructure({"name": f"NEW{len(self.model.structures)}", "size_kb": 6400, **fields}))

@@ -147,7 +147,7 @@ def _queue_settings(d: Draw) -> dict[str, Any]:
 
 def mq_config(d: Draw) -> Config:
     """An mq-profile configuration: small structures and short queues, thresholds within reach."""
-    qmgrs = QMGR_NAMES[: d.pick((1, 2, 1, 2, 3))] if not d.chance(3) else QMGR_NAMES[: d.pick((31, 32))]
+    qmgrs = QMGR_NAMES[: d.pick((1, 2, 1, 2, 3))] if not d.chance(5) else QMGR_NAMES[: d.pick((31, 32))]
     count = d.pick((1, 2, 2))
     levels = _levels(d, count)
     first = mq_structure(d, "APP1", levels[0])
@@ -164,7 +164,8 @@ def mq_config(d: Draw) -> Config:
             where = names[i % len(names)] if d.chance(50) else d.pick(names)
             placement: dict[str, Any] = {"cfstruct": where, "qmgr": None}
         else:
-            placement = {"cfstruct": None, "qmgr": d.pick(qmgrs)}
+            # often the last queue manager: the 32nd is the TOPOLOGY-006 boundary
+            placement = {"cfstruct": None, "qmgr": qmgrs[-1] if d.chance(50) else d.pick(qmgrs)}
         queues.append(mq_queue(d, f"Q{i}", template if uniform or d.chance(50) else None, placement))
     if d.chance(25):  # a private twin of the first queue (QDEPTH readings that differ for shared queues)
         queues.append(mq_queue(d, "PRIVATE", template, {"cfstruct": None, "qmgr": qmgrs[0]}))
@@ -177,16 +178,16 @@ def mq_config(d: Draw) -> Config:
 
 
 def _filler_queues(d: Draw, structure: str, already: int) -> list[QueueDef]:
-    """Rarely, queues up to the 510th-512th on ``structure`` (TOPOLOGY-005: the 512th and 513th can be defined)."""
-    if not d.chance(10):
+    """Sometimes, queues up to the 511th-512th on ``structure`` (TOPOLOGY-005: the 512th and 513th can be defined)."""
+    if not d.chance(15):
         return []
     total = d.pick(b.QUEUE_TOTALS)
     return [QueueDef(f"F{i}", cfstruct=structure) for i in range(max(0, total - already))]
 
 
 def _filler_structures(d: Draw, already: int) -> list[StructureDef]:
-    """Rarely, structures up to 61-63 in all, with or without CSQSYSAPPL (TOPOLOGY-003/004)."""
-    if not d.chance(10):
+    """Sometimes, structures up to 62-63 in all, with or without CSQSYSAPPL (TOPOLOGY-003/004)."""
+    if not d.chance(15):
         return []
     total = d.pick(b.STRUCTURE_TOTALS)
     fill = ["CSQSYSAPPL"] if d.chance(50) else []
