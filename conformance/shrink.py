@@ -18,7 +18,8 @@ from adapters.protocol import Adapter
 from conformance.runner import run_trace
 from conformance.trace import TraceResult
 from reference_model import operations as o
-from reference_model.config import Config
+from reference_model.codec import queue_from_record
+from reference_model.config import Config, QueueDef
 from reference_model.errors import ConfigurationError
 
 
@@ -101,6 +102,7 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
     """Simpler variants to try: fewer queues, smaller structures, other ratios, lower thresholds,
     smaller MAXDEPTHs, depth thresholds a short trace reaches."""
     out: list[Config | None] = [_pruned(config, ops)]
+    last: list[Config | None] = []  # tried after all the others (each costs windows of replays)
     fixed = config.accounting.fixed_kb
     used = _referenced(ops)
     used |= {q.cfstruct for q in config.queues if q.name in used and q.cfstruct}
@@ -114,9 +116,14 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             except ConfigurationError:  # e.g. INITSIZE above the smaller SIZE
                 return None
 
+        grows = s.effective_initsize_kb < s.size_kb and any(
+            isinstance(op, o.AlterOutcome | o.SetxcfAlter) and op.cfstruct == s.name for op in ops
+        )
         for usable in (u for u in _SIZE_LADDER if fixed + u < s.size_kb):
             initsize = None if s.initsize_kb is None else min(s.initsize_kb, fixed + usable)
             out.append(swap(attrs.evolve(s, size_kb=fixed + usable, initsize_kb=initsize)))
+            if grows and usable > 1:  # a structure the trace alters keeps room between INITSIZE and SIZE
+                last.append(swap(attrs.evolve(s, size_kb=fixed + usable, initsize_kb=fixed + usable // 2)))
         # a lower INITSIZE alone keeps SETXCF ALTER sizes between INITSIZE and SIZE valid
         for usable in (u for u in _SIZE_LADDER if fixed + u < s.effective_initsize_kb):
             out.append(swap(attrs.evolve(s, initsize_kb=fixed + usable)))
@@ -132,7 +139,7 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         for n in (1, 2, 3):
             if getattr(s, f"offld{n}th") > 0:
                 out.append(swap(attrs.evolve(s, **{f"offld{n}th": 0})))
-    kept = [c for c in out if c is not None]
+    kept = [c for c in out + last if c is not None]
     for i, q in enumerate(config.queues):
         if q.name not in used:
             continue  # e.g. the filler queues before a 513th
@@ -145,22 +152,59 @@ def _smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         variants += [attrs.evolve(q, qdepthhi=100)] if q.qdepthhi < 100 else []
         # an event switch set differently from the start saves the operations that toggled it
         variants += [attrs.evolve(q, **{flag: not getattr(q, flag)}) for flag in ("qdphiev", "qdploev", "qdpmaxev")]
+        # MAXDEPTH 0: every put is Queue Full at once (QDEPTH-003..006)
+        variants += [attrs.evolve(q, maxdepth=0)] if q.maxdepth > 0 else []
         for smaller_q in variants:
             kept.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
     return kept
 
 
+def _qmgrs_named(ops: Sequence[Any]) -> int:
+    """How many queue managers put or get: fewer is simpler (and lets their puts merge)."""
+    return len({op.qmgr for op in ops if isinstance(op, o.Put | o.Get)})
+
+
+def _one_caller(ops: Sequence[Any]) -> list[list[Any]]:
+    """Every put and get issued by the queue manager of the first one (no unit of work open:
+    a commit or backout names the queue manager whose work it ends)."""
+    if _qmgrs_named(ops) < 2 or any(isinstance(op, o.Commit | o.Backout) for op in ops):
+        return []
+    first = next(op.qmgr for op in ops if isinstance(op, o.Put | o.Get))
+    return [[attrs.evolve(op, qmgr=first) if isinstance(op, o.Put | o.Get) else op for op in ops]]
+
+
+def _nearer_depths(config: Config, op: o.AlterQueue) -> list[o.AlterQueue]:
+    """The ALTER QLOCAL with QDEPTHHI (or QDEPTHLO) lowered by whole messages of its MAXDEPTH: the
+    same fraction of a message past a whole count (where the percent-to-count readings differ,
+    QDEPTH-013), reached in fewer puts."""
+    changes = dict(op.changes)
+    queue = next((q for q in config.queues if q.name == op.name), None)
+    maxdepth = changes.get("maxdepth", queue.maxdepth if queue is not None else None)
+    if not isinstance(maxdepth, int) or maxdepth <= 0 or 100 % maxdepth:
+        return []
+    step = 100 // maxdepth
+    out = []
+    for key in ("qdepthhi", "qdepthlo"):
+        value = changes.get(key)
+        if isinstance(value, int) and 0 < value <= 100:
+            out += [attrs.evolve(op, changes={**changes, key: v}) for v in range(value - step, 0, -step)]
+    return out
+
+
 def _simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
     """The operations with one SETXCF ALTER size lowered (smallest first): a contraction further
-    below the storage in use needs fewer puts to fill that storage (CAPACITY-006); or with two
-    puts to the same queue by the same caller made one put of both lengths (the space they
-    take is reached in one step)."""
+    below the storage in use needs fewer puts to fill that storage (CAPACITY-006); an alter
+    outcome to SIZE rather than a given size (the structure can then shrink under it, CQS-004);
+    every put and get by one caller; or with two puts to the same queue by the same caller made
+    one put of both lengths (the space they take is reached in one step)."""
     fixed = config.accounting.fixed_kb
-    out: list[list[Any]] = []
+    out: list[list[Any]] = _one_caller(ops)
     for i, op in enumerate(ops):
         if isinstance(op, o.SetxcfAlter) and op.size_kb > fixed + 1:
             for usable in (u for u in _SIZE_LADDER if fixed + u < op.size_kb):
                 out.append([*ops[:i], attrs.evolve(op, size_kb=fixed + usable), *ops[i + 1 :]])
+        if isinstance(op, o.AlterOutcome) and op.size_kb is not None:
+            out.append([*ops[:i], attrs.evolve(op, size_kb=None), *ops[i + 1 :]])
     puts = [i for i, op in enumerate(ops) if isinstance(op, o.Put)]
     for i, j in pairwise(puts):
         first, second = ops[i], ops[j]
@@ -171,36 +215,93 @@ def _simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
 
 
 def _folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
-    """An ALTER QLOCAL of a queue no earlier operation names, or a leading ALTER CFSTRUCT or
-    Queue Overflow exit change, made part of the configuration instead (one step fewer: the
-    generator's probes set a queue's limits and switches with a command before using them)."""
+    """An ALTER QLOCAL, a DEFINE QLOCAL of a new queue, or a leading ALTER CFSTRUCT or Queue
+    Overflow exit change, made part of the configuration instead (one step fewer: the generator's
+    probes define a queue, or set its limits and switches, with a command before using it).
+    A queue altered after it was used starts with the new settings instead; the variant is kept
+    only if the trace still fails the same way."""
     out: list[tuple[Config, list[Any]]] = []
+    names = {q.name for q in config.queues}
     for i, op in enumerate(ops):
+        rest = [*ops[:i], *ops[i + 1 :]]
         try:
-            if isinstance(op, o.AlterQueue) and op.name not in _referenced(ops[:i]):
+            if isinstance(op, o.AlterQueue):
                 queues = tuple(attrs.evolve(q, **dict(op.changes)) if q.name == op.name else q for q in config.queues)
-                out.append((attrs.evolve(config, queues=queues), [*ops[:i], *ops[i + 1 :]]))
+                out.append((attrs.evolve(config, queues=queues), rest))
+            elif isinstance(op, o.DefineQueue):
+                qd = op.queue if isinstance(op.queue, QueueDef) else queue_from_record(op.queue)
+                if qd.name not in names:
+                    out.append((attrs.evolve(config, queues=(*config.queues, qd)), rest))
             elif i == 0 and isinstance(op, o.AlterStructure):
                 structures = tuple(
                     attrs.evolve(s, **dict(op.changes)) if s.name == op.name else s for s in config.structures
                 )
-                out.append((attrs.evolve(config, structures=structures), list(ops[1:])))
+                out.append((attrs.evolve(config, structures=structures), rest))
             elif i == 0 and isinstance(op, o.SetOverflowExit):
-                out.append((attrs.evolve(config, overflow_exit=op.vetoes), list(ops[1:])))
-        except (ConfigurationError, TypeError, ValueError):  # a change the definition cannot take
+                out.append((attrs.evolve(config, overflow_exit=op.vetoes), rest))
+        except (ConfigurationError, TypeError, ValueError, KeyError):  # a change the definition cannot take
             continue
     return out
 
 
+def _retargeted(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
+    """The puts and gets of one queue moved to the first queue of the same structure the trace
+    uses, and the emptied queue dropped from the configuration: one queue reaches the structure's
+    thresholds as well as several, and its puts can then merge."""
+    by_name = {q.name: q for q in config.queues}
+    named_otherwise = _referenced(op for op in ops if not isinstance(op, o.Put | o.Get))
+    used = [n for n in dict.fromkeys(op.queue for op in ops if isinstance(op, o.Put | o.Get)) if n in by_name]
+    out: list[tuple[Config, list[Any]]] = []
+    for k, source in enumerate(used):
+        target = next((t for t in used[:k] if by_name[t].cfstruct == by_name[source].cfstruct), None)
+        if target is None or source in named_otherwise or by_name[source].cfstruct is None:
+            continue
+        moved = [attrs.evolve(op, queue=target) if getattr(op, "queue", None) == source else op for op in ops]
+        try:
+            out.append((attrs.evolve(config, queues=tuple(q for q in config.queues if q.name != source)), moved))
+        except ConfigurationError:
+            continue
+    return out
+
+
+def _fitted(old: Config, new: Config, ops: list[Any]) -> list[Any]:
+    """``ops`` with each alter outcome's size moved with its structure from ``old`` to ``new``: as far
+    above the new INITSIZE as it was above the old one, and at most the new SIZE (a smaller
+    structure keeps the alter CQS started: CQS-004)."""
+    before = {s.name: s for s in old.structures}
+    after = {s.name: s for s in new.structures}
+    out = []
+    for op in ops:
+        if isinstance(op, o.AlterOutcome) and op.size_kb is not None and op.cfstruct in after:
+            was, now = before[op.cfstruct], after[op.cfstruct]
+            size = min(now.size_kb, now.effective_initsize_kb + max(0, op.size_kb - was.effective_initsize_kb))
+            op = attrs.evolve(op, size_kb=size)
+        out.append(op)
+    return out
+
+
 def _variants(config: Config, ops: list[Any]) -> list[tuple[Config, list[Any], bool]]:
-    """Candidate (configuration, operations, try windows) triples, in a stable order."""
+    """Candidate (configuration, operations, try windows) triples, in a stable order: first those
+    that cost one replay each (folded, retargeted and simpler operations), then smaller
+    configurations (each tried with windows of operations left out)."""
     out = [(c, folded, True) for c, folded in _folded(config, ops)]
-    out += [(c, ops, True) for c in _smaller_configs(config, ops)]
-    return out + [(config, variant, False) for variant in _simpler_operations(config, ops)]
+    out += [(c, moved, False) for c, moved in _retargeted(config, ops)]
+    out += [(config, variant, False) for variant in _simpler_operations(config, ops)]
+    # a threshold nearer the depth the queue had: tried without the puts that reached the old one
+    out += [
+        (config, [*ops[:i], lower, *ops[i + 1 :]], True)
+        for i, op in enumerate(ops)
+        if isinstance(op, o.AlterQueue)
+        for lower in _nearer_depths(config, op)
+    ]
+    return out + [(c, _fitted(config, c, ops), True) for c in _smaller_configs(config, ops)]
 
 
 #: Longest trace for which a smaller configuration is also tried without a window of operations.
 _WINDOW_LIMIT = 16
+#: Windows tried per variant, widest first: most variants fail to reproduce under any window, and
+#: trying every one of a 16-step trace's 120 windows would spend the budget on a few variants.
+_WINDOW_TRIES = 30
 
 
 def _failing_under(
@@ -225,10 +326,12 @@ def _failing_under(
         return ops, result
     if not windows or len(ops) > _WINDOW_LIMIT:
         return ops, None
+    tries = _WINDOW_TRIES
     for width in range(len(ops) - 1, 0, -1):
         for begin in range(len(ops) - width + 1):
-            if budget[0] <= 0:
+            if budget[0] <= 0 or tries <= 0:
                 return ops, None
+            tries -= 1
             candidate = ops[:begin] + ops[begin + width :]
             result = run(config, candidate)
             budget[0] -= 1
@@ -237,13 +340,15 @@ def _failing_under(
     return ops, None
 
 
-def _measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int]:
-    """What minimisation lowers: the trace's length, then its queues, then sizes (structure SIZE and
-    INITSIZE, MAXDEPTH, SETXCF ALTER sizes).  Every accepted variant lowers it, so the search ends."""
+def _measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int, int, int]:
+    """What minimisation lowers: the trace's length, then its queues, then the queue managers that
+    put or get, then sizes (structure SIZE and INITSIZE, MAXDEPTH, SETXCF ALTER sizes), then alter
+    outcomes with a size.  Every accepted variant lowers it, so the search ends."""
     sizes = sum(s.size_kb + s.effective_initsize_kb for s in config.structures)
     sizes += sum(q.maxdepth for q in config.queues)
     sizes += sum(op.size_kb for op in ops if isinstance(op, o.SetxcfAlter))
-    return len(ops), len(config.queues), sizes
+    sized_outcomes = sum(1 for op in ops if isinstance(op, o.AlterOutcome) and op.size_kb is not None)
+    return len(ops), len(config.queues), _qmgrs_named(ops), sizes, sized_outcomes
 
 
 def minimise(

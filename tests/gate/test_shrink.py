@@ -81,6 +81,84 @@ def test_an_alter_qlocal_of_an_untouched_queue_is_folded_into_the_configuration(
     )
 
 
-def test_an_alter_qlocal_after_the_queue_was_used_is_not_folded():
+def test_an_alter_qlocal_after_the_queue_was_used_is_folded_as_a_setting_from_the_start():
     ops = [o.Put("QM01", "Q0", 0), o.AlterQueue("Q0", {"qdepthhi": 50})]
+    ((folded_config, folded_ops),) = shrink._folded(_contraction_config(), ops)
+    assert (50, [ops[0]]) == (folded_config.queues[0].qdepthhi, folded_ops)
+
+
+def test_a_define_qlocal_of_a_new_queue_is_folded_into_the_configuration():
+    ops = [o.DefineQueue({"name": "N1", "cfstruct": "APP2", "maxdepth": 5}), o.Put("QM01", "N1", 0)]
+    ((folded_config, folded_ops),) = shrink._folded(_contraction_config(), ops)
+    assert (("Q0", "N1"), 5, [ops[1]]) == (
+        tuple(q.name for q in folded_config.queues),
+        folded_config.queues[1].maxdepth,
+        folded_ops,
+    )
+
+
+def test_an_invalid_define_qlocal_is_not_folded():
+    ops = [o.DefineQueue({"name": "N1", "cfstruct": "CSQ_ADMIN"}), o.Put("QM01", "Q0", 0)]
     assert [] == shrink._folded(_contraction_config(), ops)
+
+
+def _cqs_config(queues: int = 2) -> Config:
+    prim = StructureDef("PRIM1", size_kb=6208, initsize_kb=6200, ratio=1, fullthreshold=0, cflevel=3)
+    return Config(
+        profile="cqs",
+        qmgrs=("IMS1", "IMS2"),
+        structures=(attrs.evolve(prim, ovflwstr="OVFL1", ovflw_size_kb=6151),),
+        queues=tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(queues)),
+    )
+
+
+def test_the_puts_of_a_second_queue_move_to_the_first_queue_of_its_structure():
+    ops = [o.Put("IMS1", "Q0", 10), o.Put("IMS1", "Q1", 20)]
+    ((moved_config, moved_ops),) = shrink._retargeted(_cqs_config(), ops)
+    assert (("Q0",), ["Q0", "Q0"]) == (tuple(q.name for q in moved_config.queues), [op.queue for op in moved_ops])
+
+
+def test_puts_and_gets_by_several_queue_managers_move_to_the_first():
+    ops = [o.Put("IMS1", "Q0", 10), o.Get("IMS2", "Q0")]
+    assert [["IMS1", "IMS1"]] == [[op.qmgr for op in variant] for variant in shrink._one_caller(ops)]
+
+
+def test_no_caller_moves_while_a_unit_of_work_names_its_queue_manager():
+    ops = [o.Put("IMS1", "Q0", 10, syncpoint=True), o.Get("IMS2", "Q0"), o.Commit("IMS1")]
+    assert [] == shrink._one_caller(ops)
+
+
+def test_an_alter_outcome_size_moves_with_its_structure():
+    config = _cqs_config()
+    smaller = attrs.evolve(config, structures=(attrs.evolve(config.structures[0], size_kb=6152, initsize_kb=6148),))
+    (fitted,) = shrink._fitted(config, smaller, [o.AlterOutcome("PRIM1", True, 6201)])
+    assert 6149 == fitted.size_kb
+
+
+def test_minimise_brings_a_long_alter_trace_over_queues_and_callers_to_one_put_and_the_alter():
+    """M-CQS-004-a (the alter does not grow the primary) as a generated fill round found it."""
+    ops = [o.Put(("IMS1", "IMS2")[i % 2], f"Q{i % 3}", 1024, tag=i) for i in range(40)]
+    ops += [o.AlterOutcome("PRIM1", True, 6201), o.Inspect()]
+    result = minimise(lambda: get_mutant("M-CQS-004-a"), _cqs_config(3), ops)
+    assert ("fail", 3) == (result.verdict, len(result.ops))
+
+
+def _qdepth_config() -> Config:
+    q0 = QueueDef("Q0", cfstruct="APP1", maxdepth=10, qdepthhi=12, qdepthlo=0, qdphiev=True, qdploev=True)
+    return Config(qmgrs=("QM01",), structures=(StructureDef("APP1", size_kb=6160, cflevel=2),), queues=(q0,))
+
+
+def test_an_alter_qlocal_threshold_is_lowered_by_whole_messages_of_its_maxdepth():
+    alter = o.AlterQueue("Q0", {"qdepthhi": 67})
+    assert [57, 47, 37, 27, 17, 7] == [
+        dict(v.changes)["qdepthhi"] for v in shrink._nearer_depths(_qdepth_config(), alter)
+    ]
+
+
+def test_minimise_brings_two_thresholds_on_one_queue_within_one_step_of_two_queues():
+    """M-QDEPTH-013-a (QDEPTHHI rounded to the nearest count) as a depth probe found it: 12% of 10
+    fires at depth 1 only under the floor reading, which 67% of 10 then contradicts."""
+    alter = o.AlterQueue("Q0", {"maxdepth": 10, "qdepthhi": 67, "qdphiev": True})
+    ops = [*(o.Put("QM01", "Q0", 0, tag=t) for t in range(4)), alter, o.Put("QM01", "Q0", 0), o.Put("QM01", "Q0", 0)]
+    result = minimise(lambda: get_mutant("M-QDEPTH-013-a"), _qdepth_config(), ops)
+    assert ("fail", 3) == (result.verdict, len(result.ops))
