@@ -3,7 +3,7 @@
 Prints, per seed and transport, the exit code and wall time; any non-zero exit
 is a false verdict (the reference must pass every seed).  Run:
 
-    .venv/bin/python benchmarks/gate_seeds.py [--seeds 20] [--transport inproc,wire]
+    .venv/bin/python benchmarks/gate_seeds.py [--seeds 20] [--first 1] [--transport inproc,wire]
 """
 
 from __future__ import annotations
@@ -28,14 +28,15 @@ TRANSPORTS: dict[str, Callable[[], Adapter]] = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--seeds", type=int, default=20, help="how many seeds")
+    parser.add_argument("--first", type=int, default=1, help="the first seed (to split a run)")
     parser.add_argument("--transport", default="inproc,wire")
     parser.add_argument("--hypothesis-profile", default="ci")
     args = parser.parse_args()
     false_verdicts = 0
     for name in args.transport.split(","):
         times = []
-        for seed in range(1, args.seeds + 1):
+        for seed in range(args.first, args.first + args.seeds):
             start = time.perf_counter()
             result = run_gate(TRANSPORTS[name], hypothesis_profile=args.hypothesis_profile, seed=seed)
             times.append(time.perf_counter() - start)
