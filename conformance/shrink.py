@@ -215,11 +215,11 @@ def _simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
 
 
 def _folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
-    """An ALTER QLOCAL, a DEFINE QLOCAL of a new queue, or a leading ALTER CFSTRUCT or Queue
-    Overflow exit change, made part of the configuration instead (one step fewer: the generator's
-    probes define a queue, or set its limits and switches, with a command before using it).
-    A queue altered after it was used starts with the new settings instead; the variant is kept
-    only if the trace still fails the same way."""
+    """An ALTER QLOCAL, a DEFINE QLOCAL of a new queue, an ALTER QMGR PERFMEV, or a leading ALTER
+    CFSTRUCT or Queue Overflow exit change, made part of the configuration instead (one step
+    fewer: the generator's probes define a queue, or set its limits and switches, with a
+    command before using it).  A queue altered after it was used starts with the new settings
+    instead; the variant is kept only if the trace still fails the same way."""
     out: list[tuple[Config, list[Any]]] = []
     names = {q.name for q in config.queues}
     for i, op in enumerate(ops):
@@ -239,6 +239,10 @@ def _folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]
                 out.append((attrs.evolve(config, structures=structures), rest))
             elif i == 0 and isinstance(op, o.SetOverflowExit):
                 out.append((attrs.evolve(config, overflow_exit=op.vetoes), rest))
+            elif isinstance(op, o.SetPerfmev):
+                others = tuple(n for n in config.perfmev_disabled if n != op.qmgr)
+                disabled = others if op.enabled else (*others, op.qmgr)
+                out.append((attrs.evolve(config, perfmev_disabled=disabled), rest))
         except (ConfigurationError, TypeError, ValueError, KeyError):  # a change the definition cannot take
             continue
     return out

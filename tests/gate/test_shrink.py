@@ -162,3 +162,9 @@ def test_minimise_brings_two_thresholds_on_one_queue_within_one_step_of_two_queu
     ops = [*(o.Put("QM01", "Q0", 0, tag=t) for t in range(4)), alter, o.Put("QM01", "Q0", 0), o.Put("QM01", "Q0", 0)]
     result = minimise(lambda: get_mutant("M-QDEPTH-013-a"), _qdepth_config(), ops)
     assert ("fail", 3) == (result.verdict, len(result.ops))
+
+
+def test_an_alter_qmgr_perfmev_is_folded_into_the_configuration():
+    ops = [o.Put("QM01", "Q0", 0), o.SetPerfmev("QM01", False)]
+    ((folded_config, folded_ops),) = shrink._folded(_contraction_config(), ops)
+    assert (("QM01",), [ops[0]]) == (folded_config.perfmev_disabled, folded_ops)
