@@ -6,7 +6,7 @@ import attrs
 
 from adapters.mutants import get_mutant
 from adapters.reference import ReferenceAdapter
-from conformance import shrink
+from conformance import shrink, shrink_variants
 from conformance.shrink import minimise, minimise_shortest
 from properties import base
 from reference_model import operations as o
@@ -74,7 +74,7 @@ def test_generation_stops_looking_after_enough_failures():
 def test_an_alter_qlocal_of_an_untouched_queue_is_folded_into_the_configuration():
     config = _contraction_config()
     ops = [o.AlterQueue("Q0", {"qdepthhi": 50, "qdphiev": True}), o.Put("QM01", "Q0", 0)]
-    ((folded_config, folded_ops),) = shrink._folded(config, ops)
+    ((folded_config, folded_ops),) = shrink_variants.folded(config, ops)
     assert ((50, True), [ops[1]]) == (
         (folded_config.queues[0].qdepthhi, folded_config.queues[0].qdphiev),
         folded_ops,
@@ -83,13 +83,13 @@ def test_an_alter_qlocal_of_an_untouched_queue_is_folded_into_the_configuration(
 
 def test_an_alter_qlocal_after_the_queue_was_used_is_folded_as_a_setting_from_the_start():
     ops = [o.Put("QM01", "Q0", 0), o.AlterQueue("Q0", {"qdepthhi": 50})]
-    ((folded_config, folded_ops),) = shrink._folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
     assert (50, [ops[0]]) == (folded_config.queues[0].qdepthhi, folded_ops)
 
 
 def test_a_define_qlocal_of_a_new_queue_is_folded_into_the_configuration():
     ops = [o.DefineQueue({"name": "N1", "cfstruct": "APP2", "maxdepth": 5}), o.Put("QM01", "N1", 0)]
-    ((folded_config, folded_ops),) = shrink._folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
     assert (("Q0", "N1"), 5, [ops[1]]) == (
         tuple(q.name for q in folded_config.queues),
         folded_config.queues[1].maxdepth,
@@ -99,7 +99,7 @@ def test_a_define_qlocal_of_a_new_queue_is_folded_into_the_configuration():
 
 def test_an_invalid_define_qlocal_is_not_folded():
     ops = [o.DefineQueue({"name": "N1", "cfstruct": "CSQ_ADMIN"}), o.Put("QM01", "Q0", 0)]
-    assert [] == shrink._folded(_contraction_config(), ops)
+    assert [] == shrink_variants.folded(_contraction_config(), ops)
 
 
 def _cqs_config(queues: int = 2) -> Config:
@@ -114,24 +114,24 @@ def _cqs_config(queues: int = 2) -> Config:
 
 def test_the_puts_of_a_second_queue_move_to_the_first_queue_of_its_structure():
     ops = [o.Put("IMS1", "Q0", 10), o.Put("IMS1", "Q1", 20)]
-    ((moved_config, moved_ops),) = shrink._retargeted(_cqs_config(), ops)
+    ((moved_config, moved_ops),) = shrink_variants.retargeted(_cqs_config(), ops)
     assert (("Q0",), ["Q0", "Q0"]) == (tuple(q.name for q in moved_config.queues), [op.queue for op in moved_ops])
 
 
 def test_puts_and_gets_by_several_queue_managers_move_to_the_first():
     ops = [o.Put("IMS1", "Q0", 10), o.Get("IMS2", "Q0")]
-    assert [["IMS1", "IMS1"]] == [[op.qmgr for op in variant] for variant in shrink._one_caller(ops)]
+    assert [["IMS1", "IMS1"]] == [[op.qmgr for op in variant] for variant in shrink_variants.one_caller(ops)]
 
 
 def test_no_caller_moves_while_a_unit_of_work_names_its_queue_manager():
     ops = [o.Put("IMS1", "Q0", 10, syncpoint=True), o.Get("IMS2", "Q0"), o.Commit("IMS1")]
-    assert [] == shrink._one_caller(ops)
+    assert [] == shrink_variants.one_caller(ops)
 
 
 def test_an_alter_outcome_size_moves_with_its_structure():
     config = _cqs_config()
     smaller = attrs.evolve(config, structures=(attrs.evolve(config.structures[0], size_kb=6152, initsize_kb=6148),))
-    (fitted,) = shrink._fitted(config, smaller, [o.AlterOutcome("PRIM1", True, 6201)])
+    (fitted,) = shrink_variants.fitted(config, smaller, [o.AlterOutcome("PRIM1", True, 6201)])
     assert 6149 == fitted.size_kb
 
 
@@ -151,7 +151,7 @@ def _qdepth_config() -> Config:
 def test_an_alter_qlocal_threshold_is_lowered_by_whole_messages_of_its_maxdepth():
     alter = o.AlterQueue("Q0", {"qdepthhi": 67})
     assert [57, 47, 37, 27, 17, 7] == [
-        dict(v.changes)["qdepthhi"] for v in shrink._nearer_depths(_qdepth_config(), alter)
+        dict(v.changes)["qdepthhi"] for v in shrink_variants.nearer_depths(_qdepth_config(), alter)
     ]
 
 
@@ -166,5 +166,11 @@ def test_minimise_brings_two_thresholds_on_one_queue_within_one_step_of_two_queu
 
 def test_an_alter_qmgr_perfmev_is_folded_into_the_configuration():
     ops = [o.Put("QM01", "Q0", 0), o.SetPerfmev("QM01", False)]
-    ((folded_config, folded_ops),) = shrink._folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
     assert (("QM01",), [ops[0]]) == (folded_config.perfmev_disabled, folded_ops)
+
+
+def test_pruning_drops_the_queues_and_structures_nothing_names():
+    config = _contraction_config()  # APP1 holds no queue and no operation names it
+    (pruned,) = shrink_variants.pruned(config, [o.Put("QM01", "Q0", 0)])
+    assert (("Q0",), ("APP2",)) == (tuple(q.name for q in pruned.queues), tuple(s.name for s in pruned.structures))

@@ -1,0 +1,252 @@
+"""The variants minimisation tries on a failing trace (conformance/shrink.py keeps the ones that
+still fail the same way and are smaller): smaller configurations, simpler operations, and
+operations made part of the configuration."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+import attrs
+
+from reference_model import operations as o
+from reference_model.codec import queue_from_record
+from reference_model.config import Config, QueueDef
+from reference_model.errors import ConfigurationError
+
+#: Usable sizes (KB above the fixed overhead) tried for each structure, smallest first.
+_SIZE_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 128, 256)
+_RATIOS = (1, 2, 4, 6, 12, 60, 90)
+
+
+def referenced(ops: Sequence[Any]) -> set[str]:
+    names: set[str] = set()
+    for op in ops:
+        names.update(
+            v
+            for k, v in attrs.asdict(op, recurse=False).items()
+            if k in ("queue", "cfstruct", "name") and isinstance(v, str)
+        )
+    return names
+
+
+def pruned(config: Config, ops: Sequence[Any]) -> list[Config]:
+    """The configuration without the queues no operation names (filler queues, say), then also
+    without the structures neither an operation nor a remaining queue names (filler structures)."""
+    used = referenced(ops)
+    queues = tuple(q for q in config.queues if q.name in used)
+    used |= {q.cfstruct for q in queues if q.cfstruct}
+    structures = tuple(s for s in config.structures if s.name in used) or config.structures[:1]
+    out = []
+    for changes in ({"queues": queues, "structures": structures}, {"queues": queues}):
+        try:
+            smaller = attrs.evolve(config, **changes)
+        except ConfigurationError:
+            continue
+        if smaller != config and smaller not in out:
+            out.append(smaller)
+    return out
+
+
+def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
+    """Simpler variants to try: fewer queues, smaller structures, other ratios, lower thresholds,
+    smaller MAXDEPTHs, depth thresholds a short trace reaches."""
+    out: list[Config | None] = [*pruned(config, ops)]
+    last: list[Config | None] = []  # tried after all the others (each costs windows of replays)
+    fixed = config.accounting.fixed_kb
+    used = referenced(ops)
+    used |= {q.cfstruct for q in config.queues if q.name in used and q.cfstruct}
+    for i, s in enumerate(config.structures):
+        if s.name not in used:
+            continue  # e.g. the filler structures before a 64th: their sizes decide nothing
+
+        def swap(new: Any, i: int = i) -> Config | None:
+            try:
+                return attrs.evolve(config, structures=(*config.structures[:i], new, *config.structures[i + 1 :]))
+            except ConfigurationError:  # e.g. INITSIZE above the smaller SIZE
+                return None
+
+        grows = s.effective_initsize_kb < s.size_kb and any(
+            isinstance(op, o.AlterOutcome | o.SetxcfAlter) and op.cfstruct == s.name for op in ops
+        )
+        for usable in (u for u in _SIZE_LADDER if fixed + u < s.size_kb):
+            initsize = None if s.initsize_kb is None else min(s.initsize_kb, fixed + usable)
+            out.append(swap(attrs.evolve(s, size_kb=fixed + usable, initsize_kb=initsize)))
+            if grows and usable > 1:  # a structure the trace alters keeps room between INITSIZE and SIZE
+                last.append(swap(attrs.evolve(s, size_kb=fixed + usable, initsize_kb=fixed + usable // 2)))
+        # a lower INITSIZE alone keeps SETXCF ALTER sizes between INITSIZE and SIZE valid
+        for usable in (u for u in _SIZE_LADDER if fixed + u < s.effective_initsize_kb):
+            out.append(swap(attrs.evolve(s, initsize_kb=fixed + usable)))
+        out += [swap(attrs.evolve(s, ratio=r)) for r in _RATIOS if r != s.ratio]
+        # A lower threshold is reached in fewer puts (kept only if the reproducer gets shorter).
+        if s.fullthreshold > 1:
+            out.append(swap(attrs.evolve(s, fullthreshold=1)))
+        if config.profile == "cqs" and not s.resource:
+            # the lowest threshold is reached first; the highest leaves the most room between
+            # the threshold and the selection goal 20% below it (CQS-004, CQS-007)
+            out += [swap(attrs.evolve(s, ovflwmax=v)) for v in (1, 100) if v != s.effective_ovflwmax]
+        # an offload rule met from an empty structure saves the puts that reached its threshold
+        for n in (1, 2, 3):
+            if getattr(s, f"offld{n}th") > 0:
+                out.append(swap(attrs.evolve(s, **{f"offld{n}th": 0})))
+    kept = [c for c in out + last if c is not None]
+    for i, q in enumerate(config.queues):
+        if q.name not in used:
+            continue  # e.g. the filler queues before a 513th
+        variants = [attrs.evolve(q, maxdepth=d) for d in (1, 2, 3, 5, q.maxdepth // 2) if 0 < d < q.maxdepth]
+        # QDEPTHHI and QDEPTHLO nearer the depths a short trace reaches
+        variants += [attrs.evolve(q, qdepthhi=p) for p in (1, 50) if p < q.qdepthhi]
+        variants += [attrs.evolve(q, qdepthlo=p) for p in (50, 99) if q.qdepthlo < p <= q.qdepthhi]
+        # the limits themselves: depth 0 reaches QDEPTHLO 0, MAXDEPTH reaches QDEPTHHI 100
+        variants += [attrs.evolve(q, qdepthlo=0)] if q.qdepthlo > 0 else []
+        variants += [attrs.evolve(q, qdepthhi=100)] if q.qdepthhi < 100 else []
+        # an event switch set differently from the start saves the operations that toggled it
+        variants += [attrs.evolve(q, **{flag: not getattr(q, flag)}) for flag in ("qdphiev", "qdploev", "qdpmaxev")]
+        # MAXDEPTH 0: every put is Queue Full at once (QDEPTH-003..006)
+        variants += [attrs.evolve(q, maxdepth=0)] if q.maxdepth > 0 else []
+        for smaller_q in variants:
+            kept.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
+    return kept
+
+
+def qmgrs_named(ops: Sequence[Any]) -> int:
+    """How many queue managers put or get: fewer is simpler (and lets their puts merge)."""
+    return len({op.qmgr for op in ops if isinstance(op, o.Put | o.Get)})
+
+
+def one_caller(ops: Sequence[Any]) -> list[list[Any]]:
+    """Every put and get issued by the queue manager of the first one (no unit of work open:
+    a commit or backout names the queue manager whose work it ends)."""
+    if qmgrs_named(ops) < 2 or any(isinstance(op, o.Commit | o.Backout) for op in ops):
+        return []
+    first = next(op.qmgr for op in ops if isinstance(op, o.Put | o.Get))
+    return [[attrs.evolve(op, qmgr=first) if isinstance(op, o.Put | o.Get) else op for op in ops]]
+
+
+def nearer_depths(config: Config, op: o.AlterQueue) -> list[o.AlterQueue]:
+    """The ALTER QLOCAL with QDEPTHHI (or QDEPTHLO) lowered by whole messages of its MAXDEPTH: the
+    same fraction of a message past a whole count (where the percent-to-count readings differ,
+    QDEPTH-013), reached in fewer puts."""
+    changes = dict(op.changes)
+    queue = next((q for q in config.queues if q.name == op.name), None)
+    maxdepth = changes.get("maxdepth", queue.maxdepth if queue is not None else None)
+    if not isinstance(maxdepth, int) or maxdepth <= 0 or 100 % maxdepth:
+        return []
+    step = 100 // maxdepth
+    out = []
+    for key in ("qdepthhi", "qdepthlo"):
+        value = changes.get(key)
+        if isinstance(value, int) and 0 < value <= 100:
+            out += [attrs.evolve(op, changes={**changes, key: v}) for v in range(value - step, 0, -step)]
+    return out
+
+
+def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
+    """The operations with one SETXCF ALTER size lowered (smallest first): a contraction further
+    below the storage in use needs fewer puts to fill that storage (CAPACITY-006); an alter
+    outcome to SIZE rather than a given size (the structure can then shrink under it, CQS-004);
+    every put and get by one caller; or with two puts to the same queue by the same caller made
+    one put of both lengths (the space they take is reached in one step)."""
+    fixed = config.accounting.fixed_kb
+    out: list[list[Any]] = one_caller(ops)
+    for i, op in enumerate(ops):
+        if isinstance(op, o.SetxcfAlter) and op.size_kb > fixed + 1:
+            for usable in (u for u in _SIZE_LADDER if fixed + u < op.size_kb):
+                out.append([*ops[:i], attrs.evolve(op, size_kb=fixed + usable), *ops[i + 1 :]])
+        if isinstance(op, o.AlterOutcome) and op.size_kb is not None:
+            out.append([*ops[:i], attrs.evolve(op, size_kb=None), *ops[i + 1 :]])
+    puts = [i for i, op in enumerate(ops) if isinstance(op, o.Put)]
+    for i, j in pairwise(puts):
+        first, second = ops[i], ops[j]
+        if (first.qmgr, first.queue, first.syncpoint) == (second.qmgr, second.queue, second.syncpoint):
+            merged = attrs.evolve(first, length=first.length + second.length)
+            out.append([*ops[:i], merged, *ops[i + 1 : j], *ops[j + 1 :]])
+    return out
+
+
+def folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
+    """An ALTER QLOCAL, a DEFINE QLOCAL of a new queue, an ALTER QMGR PERFMEV, or a leading ALTER
+    CFSTRUCT or Queue Overflow exit change, made part of the configuration instead (one step
+    fewer: the generator's probes define a queue, or set its limits and switches, with a
+    command before using it).  A queue altered after it was used starts with the new settings
+    instead; the variant is kept only if the trace still fails the same way."""
+    out: list[tuple[Config, list[Any]]] = []
+    names = {q.name for q in config.queues}
+    for i, op in enumerate(ops):
+        rest = [*ops[:i], *ops[i + 1 :]]
+        try:
+            if isinstance(op, o.AlterQueue):
+                queues = tuple(attrs.evolve(q, **dict(op.changes)) if q.name == op.name else q for q in config.queues)
+                out.append((attrs.evolve(config, queues=queues), rest))
+            elif isinstance(op, o.DefineQueue):
+                qd = op.queue if isinstance(op.queue, QueueDef) else queue_from_record(op.queue)
+                if qd.name not in names:
+                    out.append((attrs.evolve(config, queues=(*config.queues, qd)), rest))
+            elif i == 0 and isinstance(op, o.AlterStructure):
+                structures = tuple(
+                    attrs.evolve(s, **dict(op.changes)) if s.name == op.name else s for s in config.structures
+                )
+                out.append((attrs.evolve(config, structures=structures), rest))
+            elif i == 0 and isinstance(op, o.SetOverflowExit):
+                out.append((attrs.evolve(config, overflow_exit=op.vetoes), rest))
+            elif isinstance(op, o.SetPerfmev):
+                others = tuple(n for n in config.perfmev_disabled if n != op.qmgr)
+                disabled = others if op.enabled else (*others, op.qmgr)
+                out.append((attrs.evolve(config, perfmev_disabled=disabled), rest))
+        except (ConfigurationError, TypeError, ValueError, KeyError):  # a change the definition cannot take
+            continue
+    return out
+
+
+def retargeted(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
+    """The puts and gets of one queue moved to the first queue of the same structure the trace
+    uses, and the emptied queue dropped from the configuration: one queue reaches the structure's
+    thresholds as well as several, and its puts can then merge."""
+    by_name = {q.name: q for q in config.queues}
+    named_otherwise = referenced(op for op in ops if not isinstance(op, o.Put | o.Get))
+    used = [n for n in dict.fromkeys(op.queue for op in ops if isinstance(op, o.Put | o.Get)) if n in by_name]
+    out: list[tuple[Config, list[Any]]] = []
+    for k, source in enumerate(used):
+        target = next((t for t in used[:k] if by_name[t].cfstruct == by_name[source].cfstruct), None)
+        if target is None or source in named_otherwise or by_name[source].cfstruct is None:
+            continue
+        moved = [attrs.evolve(op, queue=target) if getattr(op, "queue", None) == source else op for op in ops]
+        try:
+            out.append((attrs.evolve(config, queues=tuple(q for q in config.queues if q.name != source)), moved))
+        except ConfigurationError:
+            continue
+    return out
+
+
+def fitted(old: Config, new: Config, ops: list[Any]) -> list[Any]:
+    """``ops`` with each alter outcome's size moved with its structure from ``old`` to ``new``: as far
+    above the new INITSIZE as it was above the old one, and at most the new SIZE (a smaller
+    structure keeps the alter CQS started: CQS-004)."""
+    before = {s.name: s for s in old.structures}
+    after = {s.name: s for s in new.structures}
+    out = []
+    for op in ops:
+        if isinstance(op, o.AlterOutcome) and op.size_kb is not None and op.cfstruct in after:
+            was, now = before[op.cfstruct], after[op.cfstruct]
+            size = min(now.size_kb, now.effective_initsize_kb + max(0, op.size_kb - was.effective_initsize_kb))
+            op = attrs.evolve(op, size_kb=size)
+        out.append(op)
+    return out
+
+
+def variants(config: Config, ops: list[Any]) -> list[tuple[Config, list[Any], bool]]:
+    """Candidate (configuration, operations, try windows) triples, in a stable order: first those
+    that cost one replay each (folded, retargeted and simpler operations), then smaller
+    configurations (each tried with windows of operations left out)."""
+    out = [(c, folded, True) for c, folded in folded(config, ops)]
+    out += [(c, moved, False) for c, moved in retargeted(config, ops)]
+    out += [(config, variant, False) for variant in simpler_operations(config, ops)]
+    # a threshold nearer the depth the queue had: tried without the puts that reached the old one
+    out += [
+        (config, [*ops[:i], lower, *ops[i + 1 :]], True)
+        for i, op in enumerate(ops)
+        if isinstance(op, o.AlterQueue)
+        for lower in nearer_depths(config, op)
+    ]
+    return out + [(c, fitted(config, c, ops), True) for c in smaller_configs(config, ops)]
