@@ -123,7 +123,14 @@ class Checker:
         self.alive = [c for c, _ in survivors][:MAX_ALIVE]
         self.pinned |= {k for k in AMBIGUITIES if getattr(self.alive[0].readings, k) != getattr(before, k)}
         expected = survivors[0][1]
-        return StepVerdict(index, expected, observed, None, expected.rules)
+        return StepVerdict(index, expected, observed, None, expected.rules + self._usage_checked(expected))
+
+    def _usage_checked(self, expected: Outcome) -> tuple[str, ...]:
+        """SIZING-005 when the step's usage was compared (within the tolerance): a step exercises the
+        accounting rule whenever it reports usage, whatever rule decided its outcome."""
+        if "usage" in self.caps.observes and expected.usage is not None and "SIZING-005" not in expected.rules:
+            return ("SIZING-005",)
+        return ()
 
     def readings_followed(self) -> dict[str, list[str]]:
         """Per ambiguity, the readings still consistent with the trace.

@@ -65,7 +65,7 @@ def run_trace(
                 checker.readings_followed(),
                 invalid=f"step {index}: {err}",
             )
-        exercised.update(verdict.expected.rules)
+        exercised.update(verdict.rules if verdict.ok else verdict.expected.rules)
         if not verdict.ok:
             divergence = divergence_from(verdict, records[index])
             fault = None

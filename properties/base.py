@@ -160,8 +160,9 @@ class MachineBase(RuleBasedStateMachine):
             self._fail(AdapterFailure(f"step {len(self.ops) - 1} ({op.KIND}): {type(err).__name__}: {err}"))
         verdict = self.checker.check(op, observed)  # type: ignore[union-attr]
         self.recorder.steps += 1
-        self.recorder.rules.update(verdict.expected.rules)
-        for rule_id in verdict.expected.rules:
+        exercised = verdict.rules if verdict.ok else verdict.expected.rules
+        self.recorder.rules.update(exercised)
+        for rule_id in exercised:
             event(rule_id)
         if not verdict.ok:
             self._fail(ConformanceFailure(verdict))
