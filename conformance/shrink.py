@@ -113,15 +113,16 @@ def _failing_under(
     return ops, None
 
 
-def _measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int, int, int]:
+def _measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int, int, int, int]:
     """What minimisation lowers: the trace's length, then its queues, then the queue managers that
     put or get, then sizes (structure SIZE and INITSIZE, MAXDEPTH, SETXCF ALTER sizes), then alter
-    outcomes with a size.  Every accepted variant lowers it, so the search ends."""
+    outcomes with a size, then message lengths.  Every accepted variant lowers it, so the search ends."""
     sizes = sum(s.size_kb + s.effective_initsize_kb for s in config.structures)
     sizes += sum(q.maxdepth for q in config.queues)
     sizes += sum(op.size_kb for op in ops if isinstance(op, o.SetxcfAlter))
     sized_outcomes = sum(1 for op in ops if isinstance(op, o.AlterOutcome) and op.size_kb is not None)
-    return len(ops), len(config.queues), v.qmgrs_named(ops), sizes, sized_outcomes
+    lengths = sum(op.length for op in ops if isinstance(op, o.Put))
+    return len(ops), len(config.queues), v.qmgrs_named(ops), sizes, sized_outcomes, lengths
 
 
 def minimise(

@@ -142,12 +142,21 @@ def nearer_depths(config: Config, op: o.AlterQueue) -> list[o.AlterQueue]:
     return out
 
 
+def empty_messages(ops: Sequence[Any], sized: list[int]) -> list[list[Any]]:
+    """Every put at ``sized`` positions with an empty message, then each on its own: a reproducer
+    whose lengths do not matter shows it."""
+    out = [[attrs.evolve(op, length=0) if i in sized else op for i, op in enumerate(ops)]] if sized else []
+    if len(sized) > 1:
+        out += [[*ops[:i], attrs.evolve(ops[i], length=0), *ops[i + 1 :]] for i in sized]
+    return out
+
+
 def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
     """The operations with one SETXCF ALTER size lowered (smallest first): a contraction further
     below the storage in use needs fewer puts to fill that storage (CAPACITY-006); an alter
     outcome to SIZE rather than a given size (the structure can then shrink under it, CQS-004);
-    every put and get by one caller; or with two puts to the same queue by the same caller made
-    one put of both lengths (the space they take is reached in one step)."""
+    every put and get by one caller; empty messages; or with two puts to the same queue by the
+    same caller made one put of both lengths (the space they take is reached in one step)."""
     fixed = config.accounting.fixed_kb
     out: list[list[Any]] = one_caller(ops)
     for i, op in enumerate(ops):
@@ -157,6 +166,7 @@ def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
         if isinstance(op, o.AlterOutcome) and op.size_kb is not None:
             out.append([*ops[:i], attrs.evolve(op, size_kb=None), *ops[i + 1 :]])
     puts = [i for i, op in enumerate(ops) if isinstance(op, o.Put)]
+    out += empty_messages(ops, [i for i in puts if ops[i].length > 0])
     for i, j in pairwise(puts):
         first, second = ops[i], ops[j]
         if (first.qmgr, first.queue, first.syncpoint) == (second.qmgr, second.queue, second.syncpoint):

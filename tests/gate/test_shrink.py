@@ -174,3 +174,9 @@ def test_pruning_drops_the_queues_and_structures_nothing_names():
     config = _contraction_config()  # APP1 holds no queue and no operation names it
     (pruned,) = shrink_variants.pruned(config, [o.Put("QM01", "Q0", 0)])
     assert (("Q0",), ("APP2",)) == (tuple(q.name for q in pruned.queues), tuple(s.name for s in pruned.structures))
+
+
+def test_puts_are_tried_with_empty_messages_all_at_once_then_one_by_one():
+    ops = [o.Put("QM01", "Q0", 100), o.Put("QM01", "Q0", 0), o.Put("QM01", "Q0", 7)]
+    variants = shrink_variants.empty_messages(ops, [0, 2])
+    assert [[0, 0, 0], [0, 0, 7], [100, 0, 0]] == [[op.length for op in v] for v in variants]
