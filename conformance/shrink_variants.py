@@ -4,7 +4,7 @@ operations made part of the configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -20,7 +20,8 @@ _SIZE_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 128, 256)
 _RATIOS = (1, 2, 4, 6, 12, 60, 90)
 
 
-def referenced(ops: Sequence[Any]) -> set[str]:
+def referenced(ops: Iterable[Any]) -> set[str]:
+    """The queue and structure names the operations name."""
     names: set[str] = set()
     for op in ops:
         names.update(
@@ -90,7 +91,7 @@ def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         for n in (1, 2, 3):
             if getattr(s, f"offld{n}th") > 0:
                 out.append(swap(attrs.evolve(s, **{f"offld{n}th": 0})))
-    kept = [c for c in out + last if c is not None]
+    kept = [c for c in out if c is not None]
     for i, q in enumerate(config.queues):
         if q.name not in used:
             continue  # e.g. the filler queues before a 513th
@@ -107,7 +108,7 @@ def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         variants += [attrs.evolve(q, maxdepth=0)] if q.maxdepth > 0 else []
         for smaller_q in variants:
             kept.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
-    return kept
+    return kept + [c for c in last if c is not None]
 
 
 def qmgrs_named(ops: Sequence[Any]) -> int:
