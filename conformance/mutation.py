@@ -7,7 +7,7 @@ import multiprocessing
 import os
 import statistics
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -94,23 +94,29 @@ def kill_all(
     seeds: Sequence[int | None] = (None,),
     processes: int | None = None,
     reproduce: bool = True,
+    on_kill: Callable[[Kill], None] | None = None,
 ) -> list[Kill]:
     """Kill every mutant under every seed, in a pool of ``processes`` workers (default: one per
-    core), logging progress."""
+    core), logging progress and handing each row to ``on_kill`` as soon as it is known (a long
+    run stopped part way keeps the rows it has)."""
     chosen = list(mutants)
     jobs = [(m.id, hypothesis_profile, seed, reproduce) for seed in seeds for m in chosen]
     workers = processes or os.cpu_count() or 1
     kills: list[Kill] = []
     if workers == 1:
         results: Iterable[Kill] = map(_kill_by_id, jobs)
-        return _collect(results, len(jobs), kills)
+        return _collect(results, len(jobs), kills, on_kill)
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return _collect(pool.imap(_kill_by_id, jobs), len(jobs), kills)
+        return _collect(pool.imap(_kill_by_id, jobs), len(jobs), kills, on_kill)
 
 
-def _collect(results: Iterable[Kill], total: int, kills: list[Kill]) -> list[Kill]:
+def _collect(
+    results: Iterable[Kill], total: int, kills: list[Kill], on_kill: Callable[[Kill], None] | None = None
+) -> list[Kill]:
     for k in results:
         kills.append(k)
+        if on_kill is not None:
+            on_kill(k)
         survivors = sum(not x.killed for x in kills)
         log.info(
             "mutants %d/%d done, %d not killed (last: %s seed %s %s in %.1f s, reproducer %s steps in %.1f s, "

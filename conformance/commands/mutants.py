@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import json
+from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
@@ -33,6 +36,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--only", default=None, help="shell patterns over mutant IDs, comma-separated, e.g. 'M-QDEPTH-*,M-CQS-01?-a'"
     )
     parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument(
+        "--rows",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also append each row to FILE (JSON lines) as soon as it is known, so a long run keeps what it found",
+    )
 
 
 def _seed_range(text: str) -> list[int]:
@@ -60,7 +70,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"cfconform mutants: no mutant matches {args.only!r}")
         return 2
     seeds = args.seeds or [args.seed]
-    kills = kill_all(chosen, hypothesis_profile=args.hypothesis_profile, seeds=seeds, reproduce=args.reproduce)
+    with contextlib.ExitStack() as stack:
+        on_kill = None
+        if args.rows is not None:
+            rows_file = stack.enter_context(args.rows.open("a", encoding="utf-8"))
+
+            def on_kill(k: Any) -> None:
+                rows_file.write(json.dumps(k.to_record()) + "\n")
+                rows_file.flush()
+
+        kills = kill_all(
+            chosen, hypothesis_profile=args.hypothesis_profile, seeds=seeds, reproduce=args.reproduce, on_kill=on_kill
+        )
     totals = summary(kills)
     if args.format == "json":
         print(json.dumps({"kills": [k.to_record() for k in kills], "summary": totals}, indent=2))

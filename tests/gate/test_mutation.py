@@ -93,3 +93,15 @@ def test_a_verdict_only_run_generates_no_case_after_the_first_failing_one(monkey
     run = run_machine(mutant.factory, mutant.config.profile, hypothesis_profile="dev", seed=1, reproduce=False)
     # Hypothesis replays the failing case once more to report it: that is the only case after it
     assert run.cases - failing_cases[0] <= 1
+
+
+def test_mutants_rows_option_appends_each_row_as_a_json_line(tmp_path, capsys):
+    import json
+
+    from conformance.cli import main
+
+    rows = tmp_path / "rows.jsonl"
+    args = ["--only", "M-CQS-005-b", "--hypothesis-profile", "dev", "--seed", "1", "--no-reproducer"]
+    main(["mutants", *args, "--rows", str(rows)])
+    (row,) = [json.loads(line) for line in rows.read_text().splitlines()]
+    assert ("M-CQS-005-b", True, 1) == (row["mutant"], row["killed"], row["seed"])
