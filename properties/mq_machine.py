@@ -65,17 +65,6 @@ class MQMachine(MQAdmin):
                     self._empty_structure(m, queue.defn.cfstruct)
                 self._put(m, q, (k, d), False, False)
 
-    def _empty_structure(self, m: int, cfstruct: str) -> None:
-        for name, other in self.model.queues.items():
-            if other.defn.cfstruct != cfstruct:
-                continue
-            for _ in range(MAX_FILL):
-                if not other.msgs:
-                    break
-                self._do(o.Get(other.defn.qmgr or self._qmgr(m), name, False))
-                if not self._last_ok():
-                    break
-
     @rule(
         m=INDEX,
         q=INDEX,

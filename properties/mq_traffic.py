@@ -14,6 +14,7 @@ from properties.strategies import boundary_lengths, configs, lengths
 from reference_model import operations as o
 from reference_model.config import Config
 from reference_model.model import Model
+from reference_model.units import SIZE_63_75K, SIZE_63K
 
 #: Lengths relative to the put's structure: one of its OFFLDnSZ values, one byte under or over (OFFLOAD-002/003).
 RELATIVE_LENGTHS = tuple((n, delta) for n in (1, 2, 3) for delta in (-1, 0, 1))
@@ -39,6 +40,11 @@ def reached(model: Model, queue: Any, target: str) -> bool:
         return usage >= 100.0
     threshold = s.defn.fullthreshold if target == "FULLTHRESHOLD" else getattr(s.defn, target.lower())
     return usage > threshold
+
+
+#: Lengths the two readings of the forced-offload boundary disagree on (OFFLOAD-004: 63 KB or
+#: 63.75 KB): just above 63 KB, between, and exactly 63.75 KB.
+DISPUTED_LENGTHS = (SIZE_63K + 1, 64_896, SIZE_63_75K)
 
 
 class MQTraffic(ProfiledMachine):
@@ -77,13 +83,15 @@ class MQTraffic(ProfiledMachine):
         """A second put rule: puts are the operation most rules are about."""
         self._put(m, q, length, persistent, syncpoint)
 
-    @rule(m=INDEX, length=boundary_lengths(), persistent=st.booleans())
-    def put_everywhere(self, m: int, length: int, persistent: bool) -> None:
+    @rule(m=INDEX, length=boundary_lengths(), persistent=st.booleans(), disputed=st.booleans())
+    def put_everywhere(self, m: int, length: int, persistent: bool, disputed: bool) -> None:
         """The same message on one queue of every structure: a reading that differs between
         CFLEVELs or between structures only shows when the same message meets both
-        (CFLEVEL-002/003, OFFLOAD-004 mixed readings)."""
-        for i in self._roomiest_queues().values():
-            self._put(m, i, length, persistent, False)
+        (CFLEVEL-002/003, OFFLOAD-004 mixed readings).  ``disputed``: instead, each length of
+        the interval the two forced-offload readings disagree on (above 63 KB, up to 63.75 KB)."""
+        for length_now in DISPUTED_LENGTHS if disputed else (length,):
+            for i in self._roomiest_queues().values():
+                self._put(m, i, length_now, persistent, False)
 
     def _roomiest_queues(self) -> dict[str, int]:
         """Per structure, the index of its queue with most room below MAXDEPTH."""
@@ -132,6 +140,18 @@ class MQTraffic(ProfiledMachine):
             if not self._last_ok():
                 return
 
+    def _empty_structure(self, m: int, cfstruct: str) -> None:
+        """Get every available message from every queue of ``cfstruct``."""
+        for name, other in self.model.queues.items():
+            if other.defn.cfstruct != cfstruct:
+                continue
+            for _ in range(MAX_FILL):
+                if not other.msgs:
+                    break
+                self._do(o.Get(other.defn.qmgr or self._qmgr(m), name, False))
+                if not self._last_ok():
+                    break
+
     @rule(m=INDEX, q=INDEX)
     def drain(self, m: int, q: int) -> None:
         """Get every available message (down through QDEPTHLO and to empty)."""
@@ -145,20 +165,24 @@ class MQTraffic(ProfiledMachine):
         q=INDEX,
         length=MQ_LENGTHS,
         put=st.booleans(),
-        meanwhile=st.sampled_from(("nothing", "lower cflevel", "get elsewhere", "inspect")),
+        meanwhile=st.sampled_from(("nothing", "lower cflevel", "empty, lower cflevel", "get elsewhere", "inspect")),
         commit=st.booleans(),
     )
     def unit_of_work(self, m: int, q: int, length: Length, put: bool, meanwhile: str, commit: bool) -> None:
         """A put or get under syncpoint; while it is uncommitted, optionally a command that must
-        see it (lowering CFLEVEL: CFLEVEL-009; another queue manager's get: QUEUE-00x; inspect);
+        see it (lowering CFLEVEL: CFLEVEL-009, also with the structure emptied first so that the
+        uncommitted put is all it holds; another queue manager's get: QUEUE-00x; inspect);
         then COMMIT or BACKOUT by the same queue manager (CAPACITY-010, QDEPTH-012)."""
         queue = self.model.queues[self._queue(q)]
         qmgr = queue.defn.qmgr or self._qmgr(m)
-        if put:
+        emptied = meanwhile.startswith("empty") and queue.defn.cfstruct is not None
+        if emptied:  # then a put: the uncommitted message is all the structure holds
+            self._empty_structure(m, queue.defn.cfstruct)  # type: ignore[arg-type]
+        if put or emptied:
             self._do(o.Put(qmgr, queue.defn.name, self._length(queue, length), False, True, len(self.ops)))
         else:
             self._do(o.Get(qmgr, queue.defn.name, True))
-        if meanwhile == "lower cflevel" and queue.defn.cfstruct is not None:
+        if meanwhile.endswith("lower cflevel") and queue.defn.cfstruct is not None:
             level = self.model.structures[queue.defn.cfstruct].defn.cflevel
             self._do(o.AlterStructure(queue.defn.cfstruct, {"cflevel": max(1, level - 1)}))
         elif meanwhile == "get elsewhere":
