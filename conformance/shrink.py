@@ -126,7 +126,7 @@ def _measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int, int, in
 
 
 def minimise(
-    adapter_factory: Callable[[], Adapter], config: Config, ops: Sequence[Any], *, max_runs: int = 2000
+    adapter_factory: Callable[[], Adapter], config: Config, ops: Sequence[Any], *, max_runs: int = 3000
 ) -> TraceResult:
     """The shortest failing trace found, replayed once more for its record.
 

@@ -157,7 +157,8 @@ def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
     below the storage in use needs fewer puts to fill that storage (CAPACITY-006); an alter
     outcome to SIZE rather than a given size (the structure can then shrink under it, CQS-004);
     every put and get by one caller; empty messages; or with two puts to the same queue by the
-    same caller made one put of both lengths (the space they take is reached in one step)."""
+    same caller made one put of both lengths, or of as many data elements (the space they take
+    is reached in one step; OVFLWMAX counts elements, CQS-020)."""
     fixed = config.accounting.fixed_kb
     out: list[list[Any]] = one_caller(ops)
     for i, op in enumerate(ops):
@@ -168,11 +169,15 @@ def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
             out.append([*ops[:i], attrs.evolve(op, size_kb=None), *ops[i + 1 :]])
     puts = [i for i, op in enumerate(ops) if isinstance(op, o.Put)]
     out += empty_messages(ops, [i for i in puts if ops[i].length > 0])
+    acct = config.accounting
+    # both lengths; and as many data elements as the two took (one header, up to an element's rounding)
+    extras = (0, acct.header_bytes, acct.header_bytes + acct.element_bytes - 1)
     for i, j in pairwise(puts):
         first, second = ops[i], ops[j]
         if (first.qmgr, first.queue, first.syncpoint) == (second.qmgr, second.queue, second.syncpoint):
-            merged = attrs.evolve(first, length=first.length + second.length)
-            out.append([*ops[:i], merged, *ops[i + 1 : j], *ops[j + 1 :]])
+            for extra in extras:
+                merged = attrs.evolve(first, length=first.length + second.length + extra)
+                out.append([*ops[:i], merged, *ops[i + 1 : j], *ops[j + 1 :]])
     return out
 
 

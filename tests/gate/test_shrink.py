@@ -180,3 +180,13 @@ def test_puts_are_tried_with_empty_messages_all_at_once_then_one_by_one():
     ops = [o.Put("QM01", "Q0", 100), o.Put("QM01", "Q0", 0), o.Put("QM01", "Q0", 7)]
     variants = shrink_variants.empty_messages(ops, [0, 2])
     assert [[0, 0, 0], [0, 0, 7], [100, 0, 0]] == [[op.length for op in v] for v in variants]
+
+
+def test_minimise_merges_empty_messages_into_one_of_as_many_elements():
+    """M-CQS-015-b (overflow mode without OVFLWSTR ends below OVFLWMAX, not 20% below) as a fill
+    of empty messages found it: OVFLWMAX counts data elements, so a merged put keeps them."""
+    prim = StructureDef("PRIM1", size_kb=6150, ratio=2, cflevel=3, ovflwmax=50)
+    config = Config(profile="cqs", qmgrs=("IMS1",), structures=(prim,), queues=(QueueDef("Q2", cfstruct="PRIM1"),))
+    ops = [*(o.Put("IMS1", "Q2", 0, tag=t) for t in range(6)), o.AlterOutcome("PRIM1", False), o.Get("IMS1", "Q2")]
+    result = minimise(lambda: get_mutant("M-CQS-015-b"), config, ops)
+    assert ("fail", 4) == (result.verdict, len(result.ops))
