@@ -190,3 +190,20 @@ def test_minimise_merges_empty_messages_into_one_of_as_many_elements():
     ops = [*(o.Put("IMS1", "Q2", 0, tag=t) for t in range(6)), o.AlterOutcome("PRIM1", False), o.Get("IMS1", "Q2")]
     result = minimise(lambda: get_mutant("M-CQS-015-b"), config, ops)
     assert ("fail", 4) == (result.verdict, len(result.ops))
+
+
+def test_minimise_drops_the_queues_no_step_names_before_delta_debugging(monkeypatch):
+    config = attrs.evolve(
+        _contraction_config(),
+        queues=(*_contraction_config().queues, *(QueueDef(f"F{i}", cfstruct="APP2") for i in range(20))),
+    )
+    seen = []
+    ddmin = shrink._ddmin
+
+    def recording(run, config, ops, target, budget):
+        seen.append(len(config.queues))
+        return ddmin(run, config, ops, target, budget)
+
+    monkeypatch.setattr(shrink, "_ddmin", recording)
+    minimise(lambda: get_mutant(CONTRACTION), config, _padded_contraction())
+    assert 1 == seen[0]
