@@ -32,10 +32,11 @@ def referenced(ops: Iterable[Any]) -> set[str]:
     return names
 
 
-def pruned(config: Config, ops: Sequence[Any]) -> list[Config]:
+def pruned(config: Config, ops: Sequence[Any], named: set[str] | None = None) -> list[Config]:
     """The configuration without the queues no operation names (filler queues, say), then also
-    without the structures neither an operation nor a remaining queue names (filler structures)."""
-    used = referenced(ops)
+    without the structures neither an operation nor a remaining queue names (filler structures).
+    ``named``: :func:`referenced` of ``ops``, when the caller has it already."""
+    used = set(referenced(ops) if named is None else named)
     queues = tuple(q for q in config.queues if q.name in used)
     used |= {q.cfstruct for q in queues if q.cfstruct}
     structures = tuple(s for s in config.structures if s.name in used) or config.structures[:1]
@@ -53,11 +54,11 @@ def pruned(config: Config, ops: Sequence[Any]) -> list[Config]:
 def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
     """Simpler variants to try: fewer queues, smaller structures, other ratios, lower thresholds,
     smaller MAXDEPTHs, depth thresholds a short trace reaches."""
-    out: list[Config | None] = [*pruned(config, ops)]
+    used = referenced(ops)
+    out: list[Config | None] = [*pruned(config, ops, used)]
     last: list[Config | None] = []  # tried after all the others (each costs windows of replays)
     fixed = config.accounting.fixed_kb
-    used = referenced(ops)
-    used |= {q.cfstruct for q in config.queues if q.name in used and q.cfstruct}
+    used = used | {q.cfstruct for q in config.queues if q.name in used and q.cfstruct}
     for i, s in enumerate(config.structures):
         if s.name not in used:
             continue  # e.g. the filler structures before a 64th: their sizes decide nothing
