@@ -62,7 +62,7 @@ def blame(expected: Outcome, observed: Outcome, diff: FieldDiff | None) -> tuple
     elif field == "signals":
         names = sorted({s.split(" ", 1)[0] for s in set(diff.expected) ^ set(diff.observed)})  # type: ignore[union-attr]
         found = tuple(r for name in names for r in SIGNAL_RULES.get(name, ()))
-        found = found or _in_play(("CQS-014", "CQS-015"), expected)
+        found = found or _in_play(("CQS-014", "CQS-015", "CQS-020"), expected)
     else:
         for fragment, candidates in FIELD_RULES:
             if fragment in field:

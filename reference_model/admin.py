@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 MQ_ALTERABLE = frozenset(
     {"cflevel", "recover", "offload", "fullthreshold"} | {f"offld{n}{k}" for n in (1, 2, 3) for k in ("th", "sz")}
 )
+#: The rule whose range decided that an ALTER CFSTRUCT value is accepted.
+RANGE_RULES = {
+    "cflevel": "CFLEVEL-001", "fullthreshold": "CAPACITY-009",
+    **{f"offld{n}{k}": "OFFLOAD-011" for n in (1, 2, 3) for k in ("th", "sz")},
+}  # fmt: skip
 QUEUE_ALTERABLE = frozenset({"maxdepth", "maxmsgl", "qdepthhi", "qdepthlo", "qdphiev", "qdploev", "qdpmaxev"})
 
 
@@ -72,8 +77,9 @@ def define_structure(model: Model, op: DefineStructure) -> Outcome:
 
 
 def alter_structure(model: Model, op: AlterStructure) -> Outcome:
-    """ALTER CFSTRUCT: unspecified keywords unchanged (OFFLOAD-013); CFLEVEL down from 3 or 4 only when
-    empty, and from 5 too under the ``guarded`` reading (CFLEVEL-009)."""
+    """ALTER CFSTRUCT: unspecified keywords unchanged (OFFLOAD-013); values within their ranges
+    (CFLEVEL-001, CAPACITY-009, OFFLOAD-011); CFLEVEL down from 3 or 4 only when empty, and from 5
+    too under the ``guarded`` reading (CFLEVEL-009)."""
     s = model.structure(op.name)
     try:
         _check_changes("alter_structure", op.changes, MQ_ALTERABLE, "OFFLOAD-013")
@@ -85,7 +91,8 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
     if lowered and guarded and _in_use(model, s):
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     s.defn = new
-    return Outcome("alter_structure", rules=("OFFLOAD-013", "CFLEVEL-009") if lowered else ("OFFLOAD-013",))
+    ranges = tuple(dict.fromkeys(RANGE_RULES[key] for key, _ in op.changes if key in RANGE_RULES))
+    return Outcome("alter_structure", rules=("OFFLOAD-013", *ranges, *(("CFLEVEL-009",) if lowered else ())))
 
 
 def _in_use(model: Model, s: Structure) -> bool:

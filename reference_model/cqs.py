@@ -122,9 +122,9 @@ def get(model: Model, op: Get) -> Outcome:
     rules: tuple[str, ...] = ("QUEUE-001",)
     signals = model.full_signals(s)
     ended = relieved(model, s)
-    if ended:
+    if ended:  # usage, read as CQS-020 reads it, fell 20% below the threshold
         signals += ended
-        rules += ("CQS-015",)
+        rules += ("CQS-015", "CQS-020")
     return Outcome("get", True, rules=rules, tag=msg.tag, signals=signals, usage=s.pools.as_tuple())
 
 

@@ -255,7 +255,8 @@ def test_cflevel_009_unguarded_reading_lowers_cflevel_5_with_messages(new: int) 
     model = _model(Readings(cflevel5_decrease="unguarded"), cflevel=5)
     model.step(Put("QM01", "Q1", 10))
     out = model.step(AlterStructure("APP1", {"cflevel": new}))
-    assert (True, ("OFFLOAD-013", "CFLEVEL-009"), new) == (out.ok, out.rules, model.structures["APP1"].defn.cflevel)
+    expected_rules = ("OFFLOAD-013", "CFLEVEL-001", "CFLEVEL-009")
+    assert (True, expected_rules, new) == (out.ok, out.rules, model.structures["APP1"].defn.cflevel)
 
 
 @pytest.mark.parametrize(("old", "new"), [(4, 3), (3, 2)])
@@ -308,3 +309,17 @@ def test_cflevel_009_messages_on_another_structure_do_not_count() -> None:
     model = Model(Config(structures=structures, queues=queues))
     model.step(Put("QM01", "Q2", 10))
     assert model.step(AlterStructure("APP1", {"cflevel": 3})).ok is True
+
+
+@pytest.mark.parametrize(
+    ("changes", "rules"),
+    [
+        ({"cflevel": 5}, ("OFFLOAD-013", "CFLEVEL-001")),
+        ({"fullthreshold": 100}, ("OFFLOAD-013", "CAPACITY-009")),
+        ({"offld1th": 0, "offld2sz": 64 * 1024}, ("OFFLOAD-013", "OFFLOAD-011")),
+        ({"recover": True}, ("OFFLOAD-013",)),
+    ],
+)
+def test_cflevel_001_an_accepted_alter_names_the_range_rule_of_each_keyword(changes, rules) -> None:
+    out = _model(cflevel=4).step(AlterStructure("APP1", changes))
+    assert (True, rules) == (out.ok, out.rules)

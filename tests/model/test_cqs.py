@@ -566,6 +566,13 @@ def test_cqs_015_overflow_stays_until_usage_at_target(reading):
     assert ([], True) == (signals(outs), prim(model)["overflow_mode"])
 
 
+def test_cqs_020_the_get_that_ends_overflow_names_the_usage_metric_rule():
+    model = simple("points", ovflwstr=None)
+    fail(model)
+    out = drain(model, "B", (70 - SIMPLE_TARGET["points"]) * 10)[-1]
+    assert ("CQS-015", "CQS-020") == out.rules[-2:]
+
+
 @pytest.mark.parametrize("reading", TARGETS)
 def test_cqs_015_overflow_ends_when_usage_drops_to_target(reading):
     model = simple(reading, ovflwstr=None)
