@@ -31,6 +31,11 @@ ALTER_STRUCTURE_CHANGES = one_or_some({
     **{f"offld{n}th": st.sampled_from((*b.THRESHOLDS, -1, 101)) for n in (1, 2, 3)},
     **{f"offld{n}sz": st.sampled_from((*b.OFFLOAD_SIZES, 65536, 65537)) for n in (1, 2, 3)},
 })  # fmt: skip
+#: ALTER CFSTRUCT keywords with a documented range, and that range (CFLEVEL-001, CAPACITY-009, OFFLOAD-011).
+STRUCTURE_RANGES = {
+    "cflevel": (1, 5), "fullthreshold": (0, 100),
+    **{f"offld{n}th": (0, 100) for n in (1, 2, 3)}, **{f"offld{n}sz": (0, 64 * 1024) for n in (1, 2, 3)},
+}  # fmt: skip
 ALTER_QUEUE_CHANGES = one_or_some({
     "qdphiev": st.booleans(), "qdploev": st.booleans(), "qdpmaxev": st.booleans(),
     "qdepthhi": st.sampled_from((-1, 0, 50, 80, 100, 101)), "qdepthlo": st.sampled_from((-1, 0, 20, 100, 101)),

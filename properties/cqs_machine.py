@@ -21,6 +21,9 @@ CQS_LENGTHS = st.one_of(
 #: How an alter outcome's size relates to the structure: unchanged, grown (within SIZE) or beyond SIZE (CAPACITY-005).
 ALTER_GROWTH = st.sampled_from((0, 1, 100, 1000, "beyond"))
 SCAN_SECONDS = 900
+#: Puts at most for each half of the usage-metric probe: a structure of the generated sizes has at
+#: most a few hundred list entries at the ratios where entry usage can lead.
+PROBE_FILL = 200
 #: How an overflow cycle changes the Queue Overflow exit first (CQS-009/010).
 EXIT_CHANGES = ("keep", "remove", "veto one", "veto others")
 #: Percent of the primary's elements one message of an overflow cycle uses.
@@ -130,6 +133,36 @@ class CQSMachine(ProfiledMachine):
             self._do(o.AlterOutcome(pending[0].defn.name, False, None))
         if then != "nothing" and any(s.overflow_mode for s in self.model.structures.values()):
             self._scan(m, then.split()[1], "overflow start", 0)
+
+    @precondition(lambda self: not any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()))
+    @rule(m=INDEX, q=INDEX, share=st.sampled_from(SHARES))
+    def usage_metric_probe(self, m: int, q: int, share: int) -> None:
+        """Boundary targeting for the usage metric (CQS-020): empty data objects on queue ``q``
+        until entry usage passes OVFLWMAX (where a structure whose messages use few elements per
+        entry has entry usage well ahead of element usage), then messages of ``share`` percent of
+        the elements on the next queue until CQS starts the alter; the alter fails, and the next
+        queue is drained, which lowers element usage far more than entry usage.  Reading one
+        usage for the threshold and the other for leaving overflow mode shows in one cycle."""
+        s = self.model.structures[self.config.structures[0].name]  # type: ignore[union-attr]
+        if s.defn.resource:
+            return
+        length = self._length_for(share)
+        for i in range(2 * PROBE_FILL):
+            if s.alter_pending:
+                break
+            empty = i < PROBE_FILL and self.model.usage(s, "max") <= s.defn.effective_ovflwmax
+            self._put(m, q if empty else q + 1, 0 if empty else length)
+            if not self._last_ok():
+                return
+        if s.alter_pending:
+            self._do(o.AlterOutcome(s.defn.name, False, None))
+        drained = self._queue(q + 1)
+        for _ in range(PROBE_FILL):  # the messages out, the empty data objects left
+            if not self.model.queues[drained].msgs:
+                break
+            self._do(o.Get(self._qmgr(m), drained))
+            if not self._last_ok():
+                return
 
     def _length_for(self, share: int) -> int:
         """A data object length using about ``share`` percent of the primary's elements, within LGMSGSZ."""

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
 from properties import admin_fields as af
+from properties import boundaries as b
 from properties.base import INDEX, MAX_FILL, smallest_holding
 from properties.mq_admin import MQAdmin
 from properties.mq_traffic import reached
@@ -19,6 +20,11 @@ PROBE_FILL = 160
 #: messages of these depths and ones that fall below or above half a message.
 PROBE_MAXDEPTHS = (7, 10, 3, 20)
 PROBE_PERCENTS = (12, 17, 50, 80, 20, 0, 100, 33, 67)
+#: OFFLD1SZ..OFFLD3SZ for the shared-threshold probe: falling, so each rule's message passes its own
+#: size and the later rules' sizes only.
+SHARED_PROBE_SIZES = (4 * 1024, 1024, 0)
+#: A RECOVER(YES) structure a failure cycle defines when the configuration has no second one.
+OTHER_RECOVERABLE = "APPBKUP"
 
 
 class MQMachine(MQAdmin):
@@ -42,6 +48,31 @@ class MQMachine(MQAdmin):
         two rules (a mixed reading shows only when two rules meet the same usage)
         (OFFLOAD-002/003/012).  The empty messages go to
         whichever of the structure's queues has most room, so MAXDEPTH does not end the fill."""
+        self._threshold_probe(m, q, at, n, delta)
+
+    @rule(m=INDEX, threshold=st.sampled_from(b.SHARED_THRESHOLDS))
+    def shared_threshold_probe(self, m: int, threshold: int) -> None:
+        """The mixed readings of the usage metric (OFFLOAD-012): empty the CFLEVEL(5) structure
+        with queues that has most elements per entry, ALTER its three rules to one threshold with
+        falling sizes (4 KB, 1 KB, 0), fill it with empty messages until usage passes the
+        threshold (entry usage leads, where a message uses fewer elements than the ratio), then
+        put one byte over each size in rule order.  The first message is offloaded only under the
+        larger of entry and element usage; the next two only if rule 2 or 3 reads that usage too:
+        so rules that read usage differently show in three puts, where the generated structures
+        met that state in one test case in hundreds."""
+        used = {q.defn.cfstruct for q in self.model.queues.values()}
+        levels = [s for s in self.model.structures.values() if s.defn.cflevel == 5 and s.defn.name in used]
+        if not levels:
+            return
+        name = max(levels, key=lambda s: s.defn.ratio).defn.name
+        self._empty_structure(m, name)
+        rules = {f"offld{n}th": threshold for n in (1, 2, 3)}
+        rules.update({f"offld{n}sz": size for n, size in zip((1, 2, 3), SHARED_PROBE_SIZES, strict=True)})
+        self._do(o.AlterStructure(name, rules))
+        self._threshold_probe(m, self._roomiest(name), "OFFLD1TH", 1, 1)
+
+    def _threshold_probe(self, m: int, q: int, at: str, n: int, delta: int | str) -> None:
+        """Bring queue ``q``'s structure to ``at``, then put each rule's size boundary (see :meth:`offload_probe`)."""
         queue = self.model.queues[self._queue(q)]
         if queue.defn.cfstruct is None:
             return
@@ -106,7 +137,7 @@ class MQMachine(MQAdmin):
         q=INDEX,
         early=st.sampled_from(("none", "none", "recover", "purge")),
         before=st.sampled_from((0, 2, 2, 1)),
-        backup=st.sampled_from(("same", "same", "none", "other")),
+        backup=st.sampled_from(("same", "same", "other", "other", "none")),
         after=st.integers(0, 1),
         uncommitted=st.booleans(),
         purge=st.booleans(),
@@ -138,6 +169,8 @@ class MQMachine(MQAdmin):
         name = queue.defn.cfstruct or self._structure(q)
         if not self.model.structures[name].defn.recover and unrecoverable:
             return
+        if backup == "other":  # what fails has no backup of its own, and another structure has one
+            name = self._unbacked_recoverable(name)
         qmgr = queue.defn.qmgr or self._qmgr(m)
         if early != "none":
             self._do(o.Recover(name, early == "purge"))
@@ -153,10 +186,24 @@ class MQMachine(MQAdmin):
         if self.model.structures[name].failed:  # not recovered (no backup): purge, so the case goes on
             self._do(o.Recover(name, True))
 
+    def _unbacked_recoverable(self, name: str) -> str:
+        """``name`` if it is a RECOVER(YES) structure never backed up, else another such structure,
+        defined now if there is none (RECOVERY-007: a backup of another structure is no backup)."""
+        fresh = [n for n, s in self.model.structures.items() if s.defn.recover and not s.backup_taken]
+        if fresh:
+            return name if name in fresh else fresh[0]
+        new = f"APPNB{len(self.model.structures)}"
+        self._do(o.DefineStructure({"name": new, "cflevel": 3, "recover": True}))
+        return new if new in self.model.structures else name
+
     def _other_recoverable(self, name: str, m: int) -> str:
-        """Another RECOVER(YES) structure than ``name`` if there is one, else any structure."""
+        """Another RECOVER(YES) structure than ``name``: one of the configuration's, or one defined
+        now (a backup of another structure taken for one of this structure: RECOVERY-007)."""
         others = [n for n, s in self.model.structures.items() if n != name and s.defn.recover]
-        return self._pick(others, m) if others else self._structure(m + 1)
+        if others:
+            return self._pick(others, m)
+        self._do(o.DefineStructure({"name": OTHER_RECOVERABLE, "cflevel": 3, "recover": True}))
+        return OTHER_RECOVERABLE if OTHER_RECOVERABLE in self.model.structures else self._structure(m + 1)
 
     def _persistent_puts(self, qmgr: str, queue: str, count: int) -> None:
         """``count`` committed persistent messages, each a different length (so order shows)."""
@@ -172,6 +219,17 @@ class MQMachine(MQAdmin):
             level = self.model.structures[name].defn.cflevel
             changes["cflevel"] = level - 1 if changes["cflevel"] == "down" else level + 1
         self._do(o.AlterStructure(name, changes))
+
+    @rule(s=INDEX, keyword=st.sampled_from(sorted(af.STRUCTURE_RANGES)))
+    def alter_range_edges(self, s: int, keyword: str) -> None:
+        """ALTER CFSTRUCT one keyword one past each end of its range, to each end, and back to its
+        value (CFLEVEL-001, CAPACITY-009, OFFLOAD-011): a range read as exclusive at one end, or
+        not checked at the other, shows in one step.  Drawn among all the keywords at random, an
+        end value of one keyword came once in more than a hundred alters."""
+        name = self._structure(s)
+        lo, hi = af.STRUCTURE_RANGES[keyword]
+        for value in (lo - 1, hi + 1, hi, lo, getattr(self.model.structures[name].defn, keyword)):
+            self._do(o.AlterStructure(name, {keyword: value}))
 
     @rule(data=st.data())
     def alter_queue(self, data: st.DataObject) -> None:

@@ -1,0 +1,66 @@
+"""The machines' boundary-targeting rules, driven by hand: each reaches the state its rule IDs need
+in one step, so the mutant it aims at fails there and the reference model does not."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import properties.base as base
+from adapters.mutants import get_mutant
+from adapters.reference import ReferenceAdapter
+from properties.machine import ConformanceFailure, machine_for
+from reference_model.config import Config, QueueDef, StructureDef
+
+MQ_OFFLOAD = Config(
+    qmgrs=("QM01",),
+    structures=(StructureDef("APP1", cflevel=5, size_kb=7000, ratio=12),),
+    queues=(QueueDef("Q0", cfstruct="APP1", maxdepth=5000),),
+)
+MQ_RECOVERABLE = Config(
+    qmgrs=("QM01",),
+    structures=(StructureDef("APP1", cflevel=3, recover=True),),
+    queues=(QueueDef("Q0", cfstruct="APP1", maxdepth=5000),),
+)
+CQS_ENTRIES_LEAD = Config(
+    profile="cqs",
+    qmgrs=("IMS1", "IMS2"),
+    structures=(StructureDef("PRIM1", size_kb=7000, ratio=12, ovflwmax=49),),
+    queues=tuple(QueueDef(f"Q{i}", cfstruct="PRIM1") for i in range(3)),
+)
+
+
+def _drive(adapter: Callable[[], Any], config: Config, step: Callable[[Any], None], monkeypatch) -> None:
+    """Open a machine on ``config`` and take ``step``; a conformance failure propagates."""
+    monkeypatch.setattr(base, "event", lambda *args: None)  # Hypothesis's event() only works inside a test
+    machine = machine_for(adapter, config.profile)()
+    machine.recorder.look_on = False  # a failure raises at once (no search goes on)
+    machine.open(config)
+    try:
+        step(machine)
+    finally:
+        machine.teardown()
+
+
+CASES = [
+    ("M-OFFLOAD-012-c", MQ_OFFLOAD, lambda m: m.shared_threshold_probe(0, 20)),
+    ("M-CFLEVEL-001-b", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "cflevel")),
+    ("M-CAPACITY-009-b", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "fullthreshold")),
+    ("M-OFFLOAD-011-c", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "offld2sz")),
+    ("M-RECOVERY-007-b", MQ_RECOVERABLE, lambda m: m.failure_cycle(0, 0, "none", 1, "other", 0, False, False, 1)),
+    ("M-CQS-020-c", CQS_ENTRIES_LEAD, lambda m: m.usage_metric_probe(0, 0, 5)),
+]
+
+
+@pytest.mark.parametrize(("mutant", "config", "step"), CASES, ids=[c[0] for c in CASES])
+def test_a_probe_fails_its_mutant_in_one_step(mutant, config, step, monkeypatch):
+    with pytest.raises(ConformanceFailure) as failure:
+        _drive(lambda: get_mutant(mutant), config, step, monkeypatch)
+    assert mutant[2:-2] in failure.value.verdict.rules
+
+
+@pytest.mark.parametrize(("mutant", "config", "step"), CASES, ids=[c[0] for c in CASES])
+def test_a_probe_passes_the_reference(mutant, config, step, monkeypatch):
+    _drive(ReferenceAdapter, config, step, monkeypatch)
