@@ -176,7 +176,42 @@ def minimise(
             continue  # only keep a variant that makes the reproducer shorter or the configuration smaller
         config, current, best, since_improved = candidate, ops_now, found or result, 0
         position -= 1  # the variant at this position of the new list is the next one not yet tried
+    if len(current) <= _RETUNE_LIMIT:
+        config, current, best = _retuned(run, config, current, best, target, budget)
     return best if len(best.ops) == len(current) else run(config, current)
+
+
+#: Longest trace whose queue depth settings are retuned (a grid of a few hundred configurations).
+_RETUNE_LIMIT = 8
+
+
+def _retuned(
+    run: Callable[[Config, Sequence[Any]], TraceResult],
+    config: Config,
+    ops: list[Any],
+    best: TraceResult,
+    target: str,
+    budget: list[int],
+) -> tuple[Config, list[Any], TraceResult]:
+    """The shortest trace under another depth setting of its queue (:func:`v.retuned_depths`),
+    tried once the other variants bring nothing: each costs a replay, so only for short traces.
+    A variant counts if it breaks the same rules in the same field, though perhaps at a get
+    where the original broke them at a put (the same reading of QDEPTHHI and QDEPTHLO)."""
+    for candidate, ops_in in v.retuned_depths(config, ops):
+        if budget[0] <= 0:
+            break
+        budget[0] -= 1
+        try:
+            result = run(candidate, ops_in)
+        except ConfigurationError:
+            continue
+        key = _key(result)
+        if key is None or key.rsplit("|", 1)[0] != target.rsplit("|", 1)[0]:
+            continue  # the same rules and field; the step that shows them may be a get rather than a put
+        ops_now, found = _ddmin(run, candidate, ops_in[: _kept(result)], key, budget)
+        if _measure(candidate, ops_now) < _measure(config, ops):
+            config, ops, best = candidate, ops_now, found or result
+    return config, ops, best
 
 
 #: Replays delta debugging may spend on each candidate failure before the shortest is minimised fully.

@@ -164,6 +164,25 @@ def test_minimise_brings_two_thresholds_on_one_queue_within_one_step_of_two_queu
     assert ("fail", 3) == (result.verdict, len(result.ops))
 
 
+def test_retuning_drops_a_queues_alters_for_one_depth_setting_from_a_grid():
+    alter = o.AlterQueue("Q0", {"maxdepth": 7, "qdepthhi": 17, "qdploev": True})
+    ops = [o.Put("QM01", "Q0", 0), alter, o.Get("QM01", "Q0")]
+    retuned = shrink_variants.retuned_depths(_qdepth_config(), ops)
+    queues = {(q.maxdepth, q.qdepthhi, q.qdepthlo, q.qdploev) for q in (c.queues[0] for c, _ in retuned)}
+    assert (245, (2, 12, 12, True), [ops[0], ops[2]]) == (len(queues), min(queues), retuned[0][1])
+
+
+def test_minimise_brings_a_trace_over_two_depth_settings_to_the_documented_three_steps():
+    """M-QDEPTH-013-c (floor for QDEPTHHI, ceil for QDEPTHLO) as the gate met it on seed 4: one
+    setting shows the ceiling, a later one the floor; one setting of the grid shows both."""
+    queue = QueueDef("Q1", qmgr="QM01", maxdepth=2, qdepthhi=0, qdepthlo=20, qdphiev=True, qdploev=True)
+    config = Config(qmgrs=("QM01",), structures=(StructureDef("APP1"),), queues=(queue,))
+    put, get = o.Put("QM01", "Q1", 0), o.Get("QM01", "Q1")
+    alter = o.AlterQueue("Q1", {"maxdepth": 7, "qdepthhi": 17, "qdepthlo": 20, "qdphiev": True, "qdploev": True})
+    result = minimise(lambda: get_mutant("M-QDEPTH-013-c"), config, [put, put, get, get, alter, put])
+    assert ("fail", 3) == (result.verdict, len(result.ops))
+
+
 def test_an_alter_qmgr_perfmev_is_folded_into_the_configuration():
     ops = [o.Put("QM01", "Q0", 0), o.SetPerfmev("QM01", False)]
     ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
