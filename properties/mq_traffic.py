@@ -89,9 +89,13 @@ class MQTraffic(ProfiledMachine):
         CFLEVELs or between structures only shows when the same message meets both
         (CFLEVEL-002/003, OFFLOAD-004 mixed readings).  ``disputed``: instead, each length of
         the interval the two forced-offload readings disagree on (above 63 KB, up to 63.75 KB)."""
-        for length_now in DISPUTED_LENGTHS if disputed else (length,):
+        self._everywhere(m, DISPUTED_LENGTHS if disputed else (length,), persistent)
+
+    def _everywhere(self, m: int, lengths: tuple[int, ...], persistent: bool) -> None:
+        """Each of ``lengths`` on the roomiest queue of every structure."""
+        for length in lengths:
             for i in self._roomiest_queues().values():
-                self._put(m, i, length_now, persistent, False)
+                self._put(m, i, length, persistent, False)
 
     def _roomiest_queues(self) -> dict[str, int]:
         """Per structure, the index of its queue with most room below MAXDEPTH."""

@@ -45,7 +45,10 @@ def _drive(adapter: Callable[[], Any], config: Config, step: Callable[[Any], Non
 
 
 CASES = [
-    ("M-OFFLOAD-012-c", MQ_OFFLOAD, lambda m: m.shared_threshold_probe(0, 20)),
+    ("M-OFFLOAD-012-c", MQ_OFFLOAD, lambda m: m.offload_rules_probe(0, "shared", 20)),
+    ("M-OFFLOAD-002-d", MQ_OFFLOAD, lambda m: m.offload_rules_probe(0, "rising", 20)),
+    ("M-OFFLOAD-003-a", MQ_OFFLOAD, lambda m: m.offload_rules_probe(0, "off", 20)),
+    ("M-OFFLOAD-004-c", MQ_OFFLOAD, lambda m: m.offload_rules_probe(0, "off", 20)),
     ("M-CFLEVEL-001-b", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "cflevel")),
     ("M-CAPACITY-009-b", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "fullthreshold")),
     ("M-OFFLOAD-011-c", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "offld2sz")),
