@@ -1,135 +1,31 @@
-"""The mq-profile state machine: the traffic of :mod:`properties.mq_traffic` plus the offload and
-depth probes, the failure cycle, and the administrative commands."""
+"""The mq-profile state machine: the traffic of :mod:`properties.mq_traffic`, the definitions of
+:mod:`properties.mq_admin` and the offload probes of :mod:`properties.mq_offload`, plus the depth
+probe, the failure cycle, and the administrative commands."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
 from properties import admin_fields as af
-from properties import boundaries as b
 from properties.base import INDEX, MAX_FILL, smallest_holding
-from properties.mq_admin import MQAdmin
-from properties.mq_traffic import DISPUTED_LENGTHS, reached
+from properties.mq_offload import MQOffload
 from reference_model import operations as o
 
-#: Empty messages at most to bring a structure to an offload threshold: one list entry each, so a
-#: structure with a few hundred entries needs that many (spread over its queues, below MAXDEPTH).
-PROBE_FILL = 160
 #: MAXDEPTH and depth percentages for the depth probe: percentages that are a whole number of
 #: messages of these depths and ones that fall below or above half a message.
 PROBE_MAXDEPTHS = (7, 10, 3, 20)
 PROBE_PERCENTS = (12, 17, 50, 80, 20, 0, 100, 33, 67)
-#: The offload rules probe's patterns: (a shared threshold, else OFFLDnTH 0; OFFLD1SZ..OFFLD3SZ).
-OFFLOAD_PATTERNS = {
-    "shared": (True, (4 * 1024, 1024, 0)),
-    "rising": (False, (1024, 2 * 1024, 3 * 1024)),
-    "off": (False, (64 * 1024,) * 3),
-}
 #: A RECOVER(YES) structure a failure cycle defines when the configuration has no second one.
 OTHER_RECOVERABLE = "APPBKUP"
-#: A CFLEVEL(4) structure the offload rules probe defines when no queue is on one.
-LEVEL_4 = "APPLEVEL4"
 
 
-class MQMachine(MQAdmin):
+class MQMachine(MQOffload):
     """The mq profile.  Rules: the traffic (:class:`~properties.mq_traffic.MQTraffic`), the
-    definitions and rarer commands (:class:`~properties.mq_admin.MQAdmin`), the offload and depth
-    probes, a structure failure cycle, a resize cycle, and one rule per kind of administrative
+    definitions and rarer commands (:class:`~properties.mq_admin.MQAdmin`), the offload probes
+    (:class:`~properties.mq_offload.MQOffload`), the depth probe, a structure failure cycle, a
+    resize cycle, and one rule per kind of administrative
     command (each rule gets an equal share of the steps, so commands are not starved by puts)."""
-
-    @rule(
-        m=INDEX,
-        q=INDEX,
-        at=st.sampled_from(("its own", "its own", "empty", "OFFLD1TH", "OFFLD2TH", "OFFLD3TH")),
-        n=st.sampled_from((1, 2, 3)),
-        delta=st.sampled_from((-1, 0, 1, 1, "all")),
-    )
-    def offload_probe(self, m: int, q: int, at: str, n: int, delta: int | str) -> None:
-        """Boundary targeting for the offload rules: bring the queue's structure to a threshold
-        (empty it: usage 0, which an OFFLDnTH of 0 equals; or put empty messages until usage
-        passes OFFLDnTH, where the usage metrics can disagree), then put a message one byte
-        under, at or over OFFLDnSZ (or all three: ``delta`` "all") of rule ``n``, then of the other
-        two rules (a mixed reading shows only when two rules meet the same usage)
-        (OFFLOAD-002/003/012).  The empty messages go to
-        whichever of the structure's queues has most room, so MAXDEPTH does not end the fill."""
-        self._threshold_probe(m, q, at, n, delta)
-
-    @rule(m=INDEX, pattern=st.sampled_from(tuple(OFFLOAD_PATTERNS)), threshold=st.sampled_from(b.SHARED_THRESHOLDS))
-    def offload_rules_probe(self, m: int, pattern: str, threshold: int) -> None:
-        """Set all three offload rules of the emptied CFLEVEL(5) structure with queues that has
-        most elements per entry to one pattern, and probe it; a structure generated with such
-        rules met the probes in one test case in hundreds.
-
-        * ``shared``: one threshold, sizes falling (4 KB, 1 KB, 0); empty messages until usage
-          passes it (entry usage leads where a message uses fewer elements than the ratio), then
-          one byte over each size in rule order.  The first message is offloaded only under the
-          larger of entry and element usage, the next two only if rule 2 or 3 reads that usage
-          too (OFFLOAD-012 mixed readings).
-        * ``rising``: thresholds 0, sizes rising (1, 2, 3 KB); each size exactly, on the empty
-          structure.  Only an inclusive comparison offloads, and the first message meets rule 1
-          alone (OFFLOAD-002, a comparison read one way for rule 1 and another for the others).
-        * ``off``: thresholds 0, every OFFLDnSZ 64K (each rule off); two 1-byte messages, the
-          second above usage 0: nothing may be offloaded (OFFLOAD-003).  Then each length the
-          forced-offload readings disagree on, on every structure: with no rule to offload it,
-          only the boundary decides (OFFLOAD-004, read one way at CFLEVEL(4), another at 5)."""
-        used = {q.defn.cfstruct for q in self.model.queues.values()}
-        levels = [s for s in self.model.structures.values() if s.defn.cflevel == 5 and s.defn.name in used]
-        if not levels:
-            return
-        name = max(levels, key=lambda s: s.defn.ratio).defn.name
-        self._empty_structure(m, name)
-        shared, sizes = OFFLOAD_PATTERNS[pattern]
-        rules = {f"offld{n}th": threshold if shared else 0 for n in (1, 2, 3)}
-        rules.update({f"offld{n}sz": size for n, size in zip((1, 2, 3), sizes, strict=True)})
-        self._do(o.AlterStructure(name, rules))
-        if pattern == "off":
-            for _ in range(2):
-                self._put(m, self._roomiest(name), 1, False, False)
-            self._with_a_queue_at_cflevel_4()
-            self._everywhere(m, DISPUTED_LENGTHS, False)
-        else:
-            self._threshold_probe(m, self._roomiest(name), "OFFLD1TH" if shared else "empty", 1, 1 if shared else 0)
-
-    def _with_a_queue_at_cflevel_4(self) -> None:
-        """A CFLEVEL(4) structure with a queue, defined now if there is none: the forced-offload
-        readings show at CFLEVEL(4) as well as at 5, and are read alike at both (OFFLOAD-004)."""
-        if any(self.model.structures[q.defn.cfstruct].defn.cflevel == 4 for q in self._shared_queues()):
-            return
-        if LEVEL_4 not in self.model.structures:
-            self._do(o.DefineStructure({"name": LEVEL_4, "cflevel": 4}))
-        if LEVEL_4 in self.model.structures and f"Q{LEVEL_4}" not in self.model.queues:
-            self._do(o.DefineQueue({"name": f"Q{LEVEL_4}", "cfstruct": LEVEL_4}))
-
-    def _shared_queues(self) -> list[Any]:
-        return [q for q in self.model.queues.values() if q.defn.cfstruct is not None]
-
-    def _threshold_probe(self, m: int, q: int, at: str, n: int, delta: int | str) -> None:
-        """Bring queue ``q``'s structure to ``at``, then put each rule's size boundary (see :meth:`offload_probe`)."""
-        queue = self.model.queues[self._queue(q)]
-        if queue.defn.cfstruct is None:
-            return
-        if at == "its own":  # the structure's own first threshold: empty if it is 0
-            at = "empty" if self.model.structures[queue.defn.cfstruct].defn.offld1th == 0 else "OFFLD1TH"
-        q = self._roomiest(queue.defn.cfstruct)  # so the puts are not stopped by MAXDEPTH first
-        queue = self.model.queues[self._queue(q)]
-        if at == "empty":
-            self._empty_structure(m, queue.defn.cfstruct)
-        else:
-            for _ in range(PROBE_FILL):
-                if reached(self.model, queue, at):
-                    break
-                self._put(m, self._roomiest(queue.defn.cfstruct), 0, False, False)
-                if not self._last_ok():
-                    return
-            q = self._roomiest(queue.defn.cfstruct)
-        for k in (n, n % 3 + 1, (n + 1) % 3 + 1):  # one message per rule, each at the same usage
-            for d in (-1, 0, 1) if delta == "all" else (delta,):
-                if at == "empty":
-                    self._empty_structure(m, queue.defn.cfstruct)
-                self._put(m, q, (k, d), False, False)
 
     @rule(
         m=INDEX,
