@@ -10,6 +10,7 @@ from hypothesis.stateful import rule
 from properties import admin_fields as af
 from properties.base import INDEX, MAX_FILL, smallest_holding
 from properties.mq_offload import MQOffload
+from properties.mq_traffic import DISPUTED_LENGTHS
 from reference_model import operations as o
 
 #: MAXDEPTH and depth percentages for the depth probe: percentages that are a whole number of
@@ -140,6 +141,17 @@ class MQMachine(MQOffload):
         """``count`` committed persistent messages, each a different length (so order shows)."""
         for i in range(count):
             self._do(o.Put(qmgr, queue, i, True, False, len(self.ops)))
+
+    @rule(m=INDEX, length=st.sampled_from((0, *DISPUTED_LENGTHS, 65_000)), persistent=st.booleans())
+    def every_cflevel(self, m: int, length: int, persistent: bool) -> None:
+        """The same message on a queue at each CFLEVEL, 1 to 5, defining a structure with a queue
+        at a level no queue is on: a reading that differs between levels shows only when one
+        message meets both, and a generated configuration holds two levels at most
+        (CFLEVEL-002/003 reason codes, OFFLOAD-004 mixed readings)."""
+        for level in range(1, 6):
+            queue = self._queue_at_cflevel(level)
+            if queue is not None:
+                self._put(m, list(self.model.queues).index(queue), length, persistent, False)
 
     @rule(data=st.data())
     def alter_structure(self, data: st.DataObject) -> None:

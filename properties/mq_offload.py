@@ -4,8 +4,6 @@ offload rules to a pattern, and put the message sizes each rule's readings disag
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
@@ -24,8 +22,8 @@ OFFLOAD_PATTERNS = {
     "rising": (False, (1024, 2 * 1024, 3 * 1024)),
     "off": (False, (64 * 1024,) * 3),
 }
-#: A CFLEVEL(4) structure the offload rules probe defines when no queue is on one.
-LEVEL_4 = "APPLEVEL4"
+#: The name (with the level after it) of a structure defined when no queue is at a CFLEVEL.
+LEVELLED = "APPLEVEL"
 
 
 class MQOffload(MQAdmin):
@@ -79,23 +77,23 @@ class MQOffload(MQAdmin):
         if pattern == "off":
             for _ in range(2):
                 self._put(m, self._roomiest(name), 1, False, False)
-            self._with_a_queue_at_cflevel_4()
+            self._queue_at_cflevel(4)  # the readings show at CFLEVEL(4) as well as at 5, read alike
             self._everywhere(m, DISPUTED_LENGTHS, False)
         else:
             self._threshold_probe(m, self._roomiest(name), "OFFLD1TH" if shared else "empty", 1, 1 if shared else 0)
 
-    def _with_a_queue_at_cflevel_4(self) -> None:
-        """A CFLEVEL(4) structure with a queue, defined now if there is none: the forced-offload
-        readings show at CFLEVEL(4) as well as at 5, and are read alike at both (OFFLOAD-004)."""
-        if any(self.model.structures[q.defn.cfstruct].defn.cflevel == 4 for q in self._shared_queues()):
-            return
-        if LEVEL_4 not in self.model.structures:
-            self._do(o.DefineStructure({"name": LEVEL_4, "cflevel": 4}))
-        if LEVEL_4 in self.model.structures and f"Q{LEVEL_4}" not in self.model.queues:
-            self._do(o.DefineQueue({"name": f"Q{LEVEL_4}", "cfstruct": LEVEL_4}))
-
-    def _shared_queues(self) -> list[Any]:
-        return [q for q in self.model.queues.values() if q.defn.cfstruct is not None]
+    def _queue_at_cflevel(self, level: int) -> str | None:
+        """A queue on a structure at CFLEVEL ``level``, defined now (with its structure) if there is
+        none; None if the definitions are refused (a topology limit)."""
+        for queue in self.model.queues.values():
+            if queue.defn.cfstruct is not None and self.model.structures[queue.defn.cfstruct].defn.cflevel == level:
+                return queue.defn.name
+        name = f"{LEVELLED}{level}"
+        if name not in self.model.structures:
+            self._do(o.DefineStructure({"name": name, "cflevel": level}))
+        if name in self.model.structures and f"Q{name}" not in self.model.queues:
+            self._do(o.DefineQueue({"name": f"Q{name}", "cfstruct": name}))
+        return f"Q{name}" if f"Q{name}" in self.model.queues else None
 
     def _threshold_probe(self, m: int, q: int, at: str, n: int, delta: int | str) -> None:
         """Bring queue ``q``'s structure to ``at``, then put each rule's size boundary (see :meth:`offload_probe`)."""

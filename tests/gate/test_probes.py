@@ -52,6 +52,9 @@ CASES = [
     ("M-CFLEVEL-001-b", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "cflevel")),
     ("M-CAPACITY-009-b", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "fullthreshold")),
     ("M-OFFLOAD-011-c", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "offld2sz")),
+    ("M-CFLEVEL-002-c", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 0, True)),
+    ("M-CFLEVEL-003-d", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 65_000, False)),
+    ("M-OFFLOAD-004-c", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 64_896, False)),
     ("M-RECOVERY-007-b", MQ_RECOVERABLE, lambda m: m.failure_cycle(0, 0, "none", 1, "other", 0, False, False, 1)),
     ("M-CQS-020-c", CQS_ENTRIES_LEAD, lambda m: m.usage_metric_probe(0, 0, 5)),
 ]
