@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, precondition, rule
 
@@ -10,6 +12,7 @@ from properties import boundaries as b
 from properties.base import INDEX, MAX_FILL, ProfiledMachine
 from properties.strategies import configs
 from reference_model import operations as o
+from reference_model.accounting import pool_totals
 from reference_model.config import Config
 
 CQS_ADMIN = ("inspect", "set_overflow_exit", "define_structure", "setxcf_alter", "unsolicited_alter_outcome")
@@ -163,6 +166,42 @@ class CQSMachine(ProfiledMachine):
             self._do(o.Get(self._qmgr(m), drained))
             if not self._last_ok():
                 return
+
+    @precondition(lambda self: not any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()))
+    @rule(m=INDEX, q=INDEX)
+    def exact_threshold_probe(self, m: int, q: int) -> None:
+        """Boundary targeting for the OVFLWMAX comparison (CQS-003: the alter starts when usage
+        *reaches* the threshold): put messages of whole data elements until element usage is
+        OVFLWMAX exactly, first changing the primary's size (SETXCF ALTER) to one whose element
+        count makes that a whole number of elements.  Messages of other sizes, or another size,
+        step over the exact value in most configurations."""
+        s = self.model.structures[self.config.structures[0].name]  # type: ignore[union-attr]
+        size = None if s.defn.resource else self._exact_size(s)
+        if size is None:
+            return
+        if size != s.size_kb:
+            self._do(o.SetxcfAlter(s.defn.name, size))
+        target = s.defn.effective_ovflwmax * s.pools.elements_total // 100
+        acct = self.model.acct
+        most = max(1, (self.model.lgmsgsz + acct.header_bytes) // acct.element_bytes)  # one part
+        for _ in range(PROBE_FILL):
+            need = target - self.model.pools(s)[2]
+            if need <= 0 or s.alter_pending:
+                return
+            self._put(m, q, min(need, most) * acct.element_bytes - acct.header_bytes)
+            if not self._last_ok():
+                return
+
+    def _exact_size(self, s: Any) -> int | None:
+        """The structure's size, or one from INITSIZE to below SIZE (where SETXCF ALTER is valid
+        under every reading), whose element count makes OVFLWMAX a whole number of elements above
+        those in use; None if there is none."""
+        threshold, d = s.defn.effective_ovflwmax, s.defn
+        for kb in (s.size_kb, *range(d.effective_initsize_kb, d.size_kb)):
+            total = pool_totals(kb, d.ratio, self.model.acct)[1]
+            if (threshold * total) % 100 == 0 and threshold * total // 100 > s.pools.elements_used:
+                return kb
+        return None
 
     def _length_for(self, share: int) -> int:
         """A data object length using about ``share`` percent of the primary's elements, within LGMSGSZ."""

@@ -57,6 +57,7 @@ CASES = [
     ("M-OFFLOAD-004-c", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 64_896, False)),
     ("M-RECOVERY-007-b", MQ_RECOVERABLE, lambda m: m.failure_cycle(0, 0, "none", 1, "other", 0, False, False, 1)),
     ("M-CQS-020-c", CQS_ENTRIES_LEAD, lambda m: m.usage_metric_probe(0, 0, 5)),
+    ("M-CQS-003-a", CQS_ENTRIES_LEAD, lambda m: m.exact_threshold_probe(0, 0)),
 ]
 
 
