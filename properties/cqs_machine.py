@@ -39,6 +39,10 @@ SCAN_DELTAS = (-300, -1, 0, 1, SCAN_SECONDS)
 class CQSMachine(ProfiledMachine):
     """The cqs profile."""
 
+    def _settled(self) -> bool:
+        """No alter pending and no structure in overflow mode: a probe can start from here."""
+        return not any(s.alter_pending or s.overflow_mode for s in self.model.structures.values())
+
     @initialize(config=configs("cqs"))
     def open(self, config: Config) -> None:
         self._open(config)
@@ -72,7 +76,7 @@ class CQSMachine(ProfiledMachine):
         and reads change them unevenly (the usage metric readings of CQS-020).
         """
         for i in range(MAX_FILL):
-            if any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()):
+            if not self._settled():
                 return
             if pattern == "spread":
                 self._put(m, q + i, max(length, 0) * (1 + i % 3))
@@ -129,7 +133,7 @@ class CQSMachine(ProfiledMachine):
                 self._put(m, q + i, length)
                 if not self._last_ok():
                     break
-        if not any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()):
+        if self._settled():
             self.fill(m, q, length, pattern)
         pending = [s for s in self.model.structures.values() if s.alter_pending]
         if pending:
@@ -137,7 +141,7 @@ class CQSMachine(ProfiledMachine):
         if then != "nothing" and any(s.overflow_mode for s in self.model.structures.values()):
             self._scan(m, then.split()[1], "overflow start", 0)
 
-    @precondition(lambda self: not any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()))
+    @precondition(lambda self: self._settled())
     @rule(m=INDEX, q=INDEX, share=st.sampled_from(SHARES))
     def usage_metric_probe(self, m: int, q: int, share: int) -> None:
         """Boundary targeting for the usage metric (CQS-020): empty data objects on queue ``q``
@@ -167,7 +171,7 @@ class CQSMachine(ProfiledMachine):
             if not self._last_ok():
                 return
 
-    @precondition(lambda self: not any(s.alter_pending or s.overflow_mode for s in self.model.structures.values()))
+    @precondition(lambda self: self._settled())
     @rule(m=INDEX, q=INDEX)
     def exact_threshold_probe(self, m: int, q: int) -> None:
         """Boundary targeting for the OVFLWMAX comparison (CQS-003: the alter starts when usage
