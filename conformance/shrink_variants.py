@@ -11,8 +11,8 @@ from typing import Any
 import attrs
 
 from reference_model import operations as o
-from reference_model.codec import queue_from_record
-from reference_model.config import Config, QueueDef
+from reference_model.codec import queue_from_record, structure_from_record
+from reference_model.config import Config, QueueDef, StructureDef
 from reference_model.errors import ConfigurationError
 
 #: Usable sizes (KB above the fixed overhead) tried for each structure, smallest first.
@@ -214,13 +214,15 @@ def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
 
 
 def folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
-    """An ALTER QLOCAL, a DEFINE QLOCAL of a new queue, an ALTER QMGR PERFMEV, or a leading ALTER
-    CFSTRUCT or Queue Overflow exit change, made part of the configuration instead (one step
-    fewer: the generator's probes define a queue, or set its limits and switches, with a
-    command before using it).  A queue altered after it was used starts with the new settings
-    instead; the variant is kept only if the trace still fails the same way."""
+    """An ALTER QLOCAL or ALTER CFSTRUCT, a DEFINE QLOCAL or DEFINE CFSTRUCT of a new object, an
+    ALTER QMGR PERFMEV, or a leading Queue Overflow exit change, made part of the configuration
+    instead (one step fewer: the generator's probes define a structure and a queue, or set their
+    limits, thresholds and switches, with a command before using them).  An object altered after
+    it was used starts with the new settings instead; the variant is kept only if the trace
+    still fails the same way."""
     out: list[tuple[Config, list[Any]]] = []
     names = {q.name for q in config.queues}
+    structure_names = {s.name for s in config.structures}
     for i, op in enumerate(ops):
         rest = [*ops[:i], *ops[i + 1 :]]
         try:
@@ -231,7 +233,11 @@ def folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]
                 qd = op.queue if isinstance(op.queue, QueueDef) else queue_from_record(op.queue)
                 if qd.name not in names:
                     out.append((attrs.evolve(config, queues=(*config.queues, qd)), rest))
-            elif i == 0 and isinstance(op, o.AlterStructure):
+            elif isinstance(op, o.DefineStructure):
+                sd = op.structure if isinstance(op.structure, StructureDef) else structure_from_record(op.structure)
+                if sd.name not in structure_names:
+                    out.append((attrs.evolve(config, structures=(*config.structures, sd)), rest))
+            elif isinstance(op, o.AlterStructure):
                 structures = tuple(
                     attrs.evolve(s, **dict(op.changes)) if s.name == op.name else s for s in config.structures
                 )

@@ -102,6 +102,45 @@ def test_an_invalid_define_qlocal_is_not_folded():
     assert [] == shrink_variants.folded(_contraction_config(), ops)
 
 
+def test_a_define_cfstruct_of_a_new_structure_is_folded_into_the_configuration():
+    ops = [o.DefineStructure({"name": "APPLEVEL5", "cflevel": 5}), o.Put("QM01", "Q0", 0)]
+    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    assert (("APP1", "APP2", "APPLEVEL5"), 5, [ops[1]]) == (
+        tuple(s.name for s in folded_config.structures),
+        folded_config.structures[2].cflevel,
+        folded_ops,
+    )
+
+
+def test_a_define_cfstruct_of_a_structure_already_defined_is_not_folded():
+    ops = [o.DefineStructure({"name": "APP1", "cflevel": 5}), o.Put("QM01", "Q0", 0)]
+    assert [] == shrink_variants.folded(_contraction_config(), ops)
+
+
+def test_an_alter_cfstruct_after_the_first_step_is_folded_as_a_setting_from_the_start():
+    ops = [o.Put("QM01", "Q0", 0), o.AlterStructure("APP2", {"offld1th": 1})]
+    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    assert (1, [ops[0]]) == (folded_config.structures[1].offld1th, folded_ops)
+
+
+def test_minimise_folds_a_probes_defined_structure_to_reach_the_documented_length():
+    """M-OFFLOAD-001-a (OFFLD3 never applied) as the offload-rules probe first met it: a CFLEVEL(5)
+    structure and its queue defined, its rules altered, then filled past OFFLD1TH (14 steps
+    before DEFINE CFSTRUCT and a later ALTER CFSTRUCT were folded)."""
+    config = Config(qmgrs=("QM01",), structures=(StructureDef("APP1", size_kb=7000, ratio=60, cflevel=4),))
+    rules = {"offld1sz": 4096, "offld1th": 1, "offld2sz": 1024, "offld2th": 1, "offld3sz": 0, "offld3th": 1}
+    ops = [
+        o.DefineStructure({"name": "APPLEVEL5", "cflevel": 5}),
+        o.DefineQueue({"name": "QAPPLEVEL5", "cfstruct": "APPLEVEL5"}),
+        o.AlterStructure("APPLEVEL5", rules),
+        *(o.Put("QM01", "QAPPLEVEL5", 0, tag=t) for t in range(9)),
+        o.Put("QM01", "QAPPLEVEL5", 1025, tag=9),
+        o.Put("QM01", "QAPPLEVEL5", 1, tag=10),
+    ]
+    result = minimise(lambda: get_mutant("M-OFFLOAD-001-a"), config, ops)
+    assert ("fail", "offloaded", 2) == (result.verdict, result.divergence.field, len(result.ops))
+
+
 def _cqs_config(queues: int = 2) -> Config:
     prim = StructureDef("PRIM1", size_kb=6208, initsize_kb=6200, ratio=1, fullthreshold=0, cflevel=3)
     return Config(
