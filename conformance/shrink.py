@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from adapters.protocol import Adapter
+from conformance import shrink_depths
 from conformance import shrink_variants as v
 from conformance.runner import run_trace
 from conformance.trace import TraceResult
@@ -193,11 +194,11 @@ def _retuned(
     target: str,
     budget: list[int],
 ) -> tuple[Config, list[Any], TraceResult]:
-    """The shortest trace under another depth setting of its queue (:func:`v.retuned_depths`),
+    """The shortest trace under another depth setting of its queue (:func:`shrink_depths.retuned_depths`),
     tried once the other variants bring nothing: each costs a replay, so only for short traces.
     A variant counts if it breaks the same rules in the same field, though perhaps at a get
     where the original broke them at a put (the same reading of QDEPTHHI and QDEPTHLO)."""
-    for candidate, ops_in in v.retuned_depths(config, ops):
+    for candidate, ops_in in shrink_depths.retuned_depths(config, ops):
         if budget[0] <= 0:
             break
         budget[0] -= 1

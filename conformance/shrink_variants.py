@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from conformance import shrink_cqs, shrink_depths
 from reference_model import operations as o
 from reference_model.codec import queue_from_record, structure_from_record
 from reference_model.config import Config, QueueDef, StructureDef
@@ -124,55 +125,6 @@ def one_caller(ops: Sequence[Any]) -> list[list[Any]]:
         return []
     first = next(op.qmgr for op in ops if isinstance(op, o.Put | o.Get))
     return [[attrs.evolve(op, qmgr=first) if isinstance(op, o.Put | o.Get) else op for op in ops]]
-
-
-def nearer_depths(config: Config, op: o.AlterQueue) -> list[o.AlterQueue]:
-    """The ALTER QLOCAL with QDEPTHHI (or QDEPTHLO) lowered by whole messages of its MAXDEPTH: the
-    same fraction of a message past a whole count (where the percent-to-count readings differ,
-    QDEPTH-013), reached in fewer puts."""
-    changes = dict(op.changes)
-    queue = next((q for q in config.queues if q.name == op.name), None)
-    maxdepth = changes.get("maxdepth", queue.maxdepth if queue is not None else None)
-    if not isinstance(maxdepth, int) or maxdepth <= 0 or 100 % maxdepth:
-        return []
-    step = 100 // maxdepth
-    out = []
-    for key in ("qdepthhi", "qdepthlo"):
-        value = changes.get(key)
-        if isinstance(value, int) and 0 < value <= 100:
-            out += [attrs.evolve(op, changes={**changes, key: v}) for v in range(value - step, 0, -step)]
-    return out
-
-
-#: MAXDEPTHs and depth percentages tried for a short trace's queue: percentages that are a whole
-#: count of these depths and ones that fall a fraction of a message past one (QDEPTH-013).
-_RETUNE_MAXDEPTHS = (2, 3, 5, 7, 10)
-_RETUNE_PERCENTS = (12, 17, 20, 33, 50, 67, 80)
-_DEPTH_KEYS = ("maxdepth", "qdepthhi", "qdepthlo")
-_EVENT_SWITCHES = ("qdphiev", "qdploev", "qdpmaxev")
-
-
-def retuned_depths(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
-    """For the queue the trace's ALTER QLOCALs change: its depth settings taken from a small grid
-    instead, every ALTER QLOCAL of it dropped (their event switches folded).  A generated trace
-    often meets two settings in turn, one for each half of what a reading gets wrong; a single
-    setting where both show lets the trace keep only the puts and gets of one (QDEPTH-013)."""
-    alters = [op for op in ops if isinstance(op, o.AlterQueue) and any(k in dict(op.changes) for k in _DEPTH_KEYS)]
-    if not alters:
-        return []
-    name = alters[0].name
-    switches = {k: v for op in alters if op.name == name for k, v in op.changes if k in _EVENT_SWITCHES}
-    rest = [op for op in ops if not (isinstance(op, o.AlterQueue) and op.name == name)]
-    out = []
-    for maxdepth in _RETUNE_MAXDEPTHS:
-        for high in _RETUNE_PERCENTS:
-            for low in _RETUNE_PERCENTS:
-                queues = tuple(
-                    attrs.evolve(q, maxdepth=maxdepth, qdepthhi=high, qdepthlo=low, **switches) if q.name == name else q
-                    for q in config.queues
-                )
-                out.append((attrs.evolve(config, queues=queues), rest))
-    return out
 
 
 def empty_messages(ops: Sequence[Any], sized: list[int]) -> list[list[Any]]:
@@ -291,16 +243,19 @@ def fitted(old: Config, new: Config, ops: list[Any]) -> list[Any]:
 
 def variants(config: Config, ops: list[Any]) -> list[tuple[Config, list[Any], bool]]:
     """Candidate (configuration, operations, try windows) triples, in a stable order: first those
-    that cost one replay each (folded, retargeted and simpler operations), then smaller
-    configurations (each tried with windows of operations left out)."""
+    that cost one replay each (folded, retargeted, unsplit and simpler operations), then smaller
+    configurations (each tried with windows of operations left out), then CQS structures made
+    smaller with another OVFLWMAX (one replay each: there are many)."""
     out = [(c, folded, True) for c, folded in folded(config, ops)]
     out += [(c, moved, False) for c, moved in retargeted(config, ops)]
+    out += [(c, whole, False) for c, whole in shrink_cqs.unsplit(config, ops)]
     out += [(config, variant, False) for variant in simpler_operations(config, ops)]
     # a threshold nearer the depth the queue had: tried without the puts that reached the old one
     out += [
         (config, [*ops[:i], lower, *ops[i + 1 :]], True)
         for i, op in enumerate(ops)
         if isinstance(op, o.AlterQueue)
-        for lower in nearer_depths(config, op)
+        for lower in shrink_depths.nearer_depths(config, op)
     ]
-    return out + [(c, fitted(config, c, ops), True) for c in smaller_configs(config, ops)]
+    out += [(c, fitted(config, c, ops), True) for c in smaller_configs(config, ops)]
+    return out + [(c, fitted(config, c, ops), False) for c in shrink_cqs.smaller_with_threshold(config, ops)]

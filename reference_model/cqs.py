@@ -26,6 +26,7 @@ from reference_model.state import Message, Pools, Queue, Structure
 from reference_model.units import SIZE_100MB
 
 if TYPE_CHECKING:
+    from reference_model.config import Accounting
     from reference_model.model import Model
     from reference_model.operations import AlterOutcome, Get, Put, SetOverflowExit
 
@@ -49,15 +50,14 @@ def _usage(model: Model, s: Structure) -> float:
     return model.usage(s, model.readings.cqs_usage_metric)
 
 
-def _parts(model: Model, length: int) -> tuple[int, tuple[int, ...]]:
-    """CQS-017: elements of the first part and of each later (staging) part."""
-    size = model.lgmsgsz
-    if length <= size:
-        return elements_for(length, model.acct), ()
-    rest = length - size
-    full, last = divmod(rest, size)
-    staged = (elements_for(size, model.acct),) * full + ((elements_for(last, model.acct),) if last else ())
-    return elements_for(size, model.acct), staged
+def message_parts(length: int, lgmsgsz: int, acct: Accounting) -> tuple[int, tuple[int, ...]]:
+    """CQS-017: elements of the first part and of each later (staging) part of a ``length``-byte
+    message, ``lgmsgsz`` being LGMSGSZ as rounded (CQS-021)."""
+    if length <= lgmsgsz:
+        return elements_for(length, acct), ()
+    full, last = divmod(length - lgmsgsz, lgmsgsz)
+    staged = (elements_for(lgmsgsz, acct),) * full + ((elements_for(last, acct),) if last else ())
+    return elements_for(lgmsgsz, acct), staged
 
 
 def put(model: Model, op: Put) -> Outcome:
@@ -71,7 +71,7 @@ def put(model: Model, op: Put) -> Outcome:
     overflowed = name in s.overflow_queues
     if overflowed and s.defn.ovflwstr is None:
         return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
-    first, staged = _parts(model, op.length)
+    first, staged = message_parts(op.length, model.lgmsgsz, model.acct)
     primary = model.pools(s)
     ok = fits(primary, len(staged), sum(staged))
     if overflowed:

@@ -6,7 +6,7 @@ import attrs
 
 from adapters.mutants import get_mutant
 from adapters.reference import ReferenceAdapter
-from conformance import shrink, shrink_variants
+from conformance import shrink, shrink_depths, shrink_variants
 from conformance.shrink import minimise, minimise_shortest
 from properties import base
 from reference_model import operations as o
@@ -190,7 +190,7 @@ def _qdepth_config() -> Config:
 def test_an_alter_qlocal_threshold_is_lowered_by_whole_messages_of_its_maxdepth():
     alter = o.AlterQueue("Q0", {"qdepthhi": 67})
     assert [57, 47, 37, 27, 17, 7] == [
-        dict(v.changes)["qdepthhi"] for v in shrink_variants.nearer_depths(_qdepth_config(), alter)
+        dict(v.changes)["qdepthhi"] for v in shrink_depths.nearer_depths(_qdepth_config(), alter)
     ]
 
 
@@ -206,7 +206,7 @@ def test_minimise_brings_two_thresholds_on_one_queue_within_one_step_of_two_queu
 def test_retuning_drops_a_queues_alters_for_one_depth_setting_from_a_grid():
     alter = o.AlterQueue("Q0", {"maxdepth": 7, "qdepthhi": 17, "qdploev": True})
     ops = [o.Put("QM01", "Q0", 0), alter, o.Get("QM01", "Q0")]
-    retuned = shrink_variants.retuned_depths(_qdepth_config(), ops)
+    retuned = shrink_depths.retuned_depths(_qdepth_config(), ops)
     queues = {(q.maxdepth, q.qdepthhi, q.qdepthlo, q.qdploev) for q in (c.queues[0] for c, _ in retuned)}
     assert (245, (2, 12, 12, True), [ops[0], ops[2]]) == (len(queues), min(queues), retuned[0][1])
 

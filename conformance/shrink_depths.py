@@ -1,0 +1,61 @@
+"""Minimisation variants for traces over queue depth thresholds (QDEPTH-013): ALTER QLOCAL
+thresholds lowered by whole messages, and a queue's depth settings taken from a small grid."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from reference_model import operations as o
+from reference_model.config import Config
+
+
+def nearer_depths(config: Config, op: o.AlterQueue) -> list[o.AlterQueue]:
+    """The ALTER QLOCAL with QDEPTHHI (or QDEPTHLO) lowered by whole messages of its MAXDEPTH: the
+    same fraction of a message past a whole count (where the percent-to-count readings differ,
+    QDEPTH-013), reached in fewer puts."""
+    changes = dict(op.changes)
+    queue = next((q for q in config.queues if q.name == op.name), None)
+    maxdepth = changes.get("maxdepth", queue.maxdepth if queue is not None else None)
+    if not isinstance(maxdepth, int) or maxdepth <= 0 or 100 % maxdepth:
+        return []
+    step = 100 // maxdepth
+    out = []
+    for key in ("qdepthhi", "qdepthlo"):
+        value = changes.get(key)
+        if isinstance(value, int) and 0 < value <= 100:
+            out += [attrs.evolve(op, changes={**changes, key: v}) for v in range(value - step, 0, -step)]
+    return out
+
+
+#: MAXDEPTHs and depth percentages tried for a short trace's queue: percentages that are a whole
+#: count of these depths and ones that fall a fraction of a message past one (QDEPTH-013).
+_RETUNE_MAXDEPTHS = (2, 3, 5, 7, 10)
+_RETUNE_PERCENTS = (12, 17, 20, 33, 50, 67, 80)
+_DEPTH_KEYS = ("maxdepth", "qdepthhi", "qdepthlo")
+_EVENT_SWITCHES = ("qdphiev", "qdploev", "qdpmaxev")
+
+
+def retuned_depths(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
+    """For the queue the trace's ALTER QLOCALs change: its depth settings taken from a small grid
+    instead, every ALTER QLOCAL of it dropped (their event switches folded).  A generated trace
+    often meets two settings in turn, one for each half of what a reading gets wrong; a single
+    setting where both show lets the trace keep only the puts and gets of one (QDEPTH-013)."""
+    alters = [op for op in ops if isinstance(op, o.AlterQueue) and any(k in dict(op.changes) for k in _DEPTH_KEYS)]
+    if not alters:
+        return []
+    name = alters[0].name
+    switches = {k: v for op in alters if op.name == name for k, v in op.changes if k in _EVENT_SWITCHES}
+    rest = [op for op in ops if not (isinstance(op, o.AlterQueue) and op.name == name)]
+    out = []
+    for maxdepth in _RETUNE_MAXDEPTHS:
+        for high in _RETUNE_PERCENTS:
+            for low in _RETUNE_PERCENTS:
+                queues = tuple(
+                    attrs.evolve(q, maxdepth=maxdepth, qdepthhi=high, qdepthlo=low, **switches) if q.name == name else q
+                    for q in config.queues
+                )
+                out.append((attrs.evolve(config, queues=queues), rest))
+    return out

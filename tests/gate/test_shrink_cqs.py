@@ -1,0 +1,60 @@
+"""Minimisation variants for CQS traces (conformance/shrink_cqs.py)."""
+
+from __future__ import annotations
+
+from adapters.mutants import get_mutant
+from conformance import shrink_cqs
+from conformance.shrink import minimise
+from reference_model import operations as o
+from reference_model.config import Config, QueueDef, StructureDef
+
+
+def _config(size_kb: int, lgmsgsz: int = 601, queues: tuple[str, ...] = ("Q1", "Q4")) -> Config:
+    """A generated CQS configuration: a primary without OVFLWSTR, default OVFLWMAX (70)."""
+    prim = StructureDef("PRIM1", size_kb=size_kb, ratio=2, cflevel=3)
+    return Config(
+        profile="cqs",
+        qmgrs=("IMS1", "IMS2"),
+        structures=(prim,),
+        queues=tuple(QueueDef(name, cfstruct="PRIM1", maxdepth=0) for name in queues),
+        lgmsgsz=lgmsgsz,
+    )
+
+
+def _puts(queue: str, *lengths: int) -> list[o.Put]:
+    return [o.Put("IMS2", queue, length, tag=t) for t, length in enumerate(lengths)]
+
+
+def test_unsplit_raises_lgmsgsz_and_puts_each_message_whole_with_its_elements():
+    """9709 bytes under LGMSGSZ 604: a 3-element first part and 15 parts of 3 plus one of 1 (49
+    elements, CQS-017); as one message, 49 * 256 - 128 bytes."""
+    ops = [*_puts("Q4", 9709), *_puts("Q1", 604, 0), o.AlterOutcome("PRIM1", False)]
+    (_, merged), (raised, whole) = shrink_cqs.unsplit(_config(6200), ops)
+    lengths = [[op.length for op in variant if isinstance(op, o.Put)] for variant in (whole, merged)]
+    assert (30632, [[12416, 640, 128], [12416, 896]]) == (raised.lgmsgsz, lengths)
+
+
+def test_unsplit_is_not_tried_when_no_message_is_put_in_parts():
+    assert [] == shrink_cqs.unsplit(_config(6200), [*_puts("Q1", 604, 0), o.AlterOutcome("PRIM1", False)])
+
+
+def test_a_smaller_primary_is_tried_with_each_other_ovflwmax():
+    configs = shrink_cqs.smaller_with_threshold(_config(6200), [*_puts("Q1", 0), o.AlterOutcome("PRIM1", False)])
+    tried = {(c.structures[0].size_kb, c.structures[0].ovflwmax) for c in configs}
+    assert {(6144 + u, v) for u in (1, 2, 3, 4, 6, 8) for v in (30, 40, 50, 60, 80, 90)} == tried
+
+
+def test_minimise_puts_the_split_messages_whole_to_reach_the_documented_three_steps():
+    """M-CQS-006-a (candidates taken smallest first) as the seed-6 gate met it: under LGMSGSZ 604
+    a queue outweighs another only by many puts (11 steps before messages were put whole)."""
+    ops = [*_puts("Q4", 9709), *_puts("Q1", 1591, 0, *[604] * 7), o.AlterOutcome("PRIM1", False)]
+    result = minimise(lambda: get_mutant("M-CQS-006-a"), _config(6200), ops)
+    assert ("fail", "signals", 3) == (result.verdict, result.divergence.field, len(result.ops))
+
+
+def test_minimise_moves_ovflwmax_with_a_smaller_primary_to_reach_the_documented_four_steps():
+    """M-CQS-020-c (elements for OVFLWMAX, entries and elements for leaving overflow) as the seed-6
+    gate met it (18 steps before OVFLWMAX moved with the size)."""
+    ops = [*_puts("Q4", 6133, *[0] * 13, 1336, 0), o.AlterOutcome("PRIM1", False), o.Get("IMS2", "Q4")]
+    result = minimise(lambda: get_mutant("M-CQS-020-c"), _config(6176, queues=("Q4",)), ops)
+    assert ("fail", "signals", 4) == (result.verdict, result.divergence.field, len(result.ops))
