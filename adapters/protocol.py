@@ -77,6 +77,15 @@ class AdapterError(Exception):
         super().__init__(message)
 
 
+class NotSupported(AdapterError):
+    """The implementation does not implement this operation (wire error 10, definite): an
+    operation of a family it does not claim.  The gate ends the test case there without a
+    verdict and reports the operation kinds refused (docs/PROTOCOL.md)."""
+
+    def __init__(self, message: str, *, definite: bool = True, step: int | None = None) -> None:
+        super().__init__(message, definite=True, step=step)
+
+
 @runtime_checkable
 class Adapter(Protocol):
     """An implementation under test."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from adapters.protocol import Adapter
+from conformance.claims import claims
 from conformance.results import (
     GATE_SCHEMA_VERSION,
     Deviation,
@@ -63,7 +64,7 @@ def run_gate(
     for rule in RULES:
         if not matches(rule.id, patterns):
             continue
-        claimed = rule.family in caps.families and any(p in chosen for p in rule.profiles)
+        claimed = claims(rule, caps, chosen)
         verdict = "static" if is_static(rule) else _verdict(rule.id, claimed, failing, exercised, known)
         dev = known.get(rule.id)
         if dev is not None and dev.expires is not None and dev.expires < today:
@@ -81,6 +82,7 @@ def run_gate(
             )
         )
     warnings += [f"{r.profile}: {r.error}" for r in runs if r.error]
+    warnings += [w for r in runs for w in _not_judged(r)]
     exit_code = _exit_code(matrix, failures, unexpected, flaky=any(r.error for r in runs))
     readings = runs[0].failure.readings if runs and runs[0].failure else {}
     return GateResult(
@@ -90,6 +92,22 @@ def run_gate(
         steps=sum(r.steps for r in runs), rules=tuple(matrix), failures=failures, warnings=tuple(warnings),
         readings=readings, exit_code=exit_code,
     )  # fmt: skip
+
+
+def _not_judged(run: MachineRun) -> list[str]:
+    """Warnings for the test cases that ended without a verdict: at an operation the
+    implementation does not support, or at a divergence on rules it does not claim."""
+    out = []
+    if run.refused:
+        kinds = ", ".join(f"{k} x{n}" for k, n in sorted(run.refused.items()))
+        out.append(
+            f"{run.profile}: {sum(run.refused.values())} test cases ended at an operation the implementation "
+            f"does not support ({kinds}); what only those operations reach was not checked"
+        )
+    if run.unclaimed:
+        rules = ", ".join(f"{k} x{n}" for k, n in sorted(run.unclaimed.items()))
+        out.append(f"{run.profile}: test cases ended, not judged, at divergences on unclaimed rules only ({rules})")
+    return out
 
 
 def is_static(rule: Any) -> bool:

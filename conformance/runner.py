@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from adapters.protocol import Adapter, AdapterError, Capabilities
+from adapters.protocol import Adapter, AdapterError, Capabilities, NotSupported
 from conformance.checker import Checker
+from conformance.claims import any_claimed
 from conformance.trace import AdapterFault, TraceResult, divergence_from
 from reference_model.codec import config_to_record, op_to_record
 from reference_model.config import Config
@@ -25,8 +26,11 @@ def _observe(adapter: Adapter, ops: Sequence[Any], batch: bool) -> tuple[list[Ou
             for op in ops:
                 outcomes.append(adapter.apply(op))
     except AdapterError as err:
-        step = err.step if err.step is not None else len(outcomes)
-        return outcomes, AdapterFault(step, str(err), err.definite)
+        if batch and isinstance(err, NotSupported):  # the outcomes before the refused operation still count
+            outcomes = list(getattr(err, "outcomes", None) or [])
+        # a batch error names its position in the batch; one operation's error, that operation
+        step = err.step if batch and err.step is not None else len(outcomes)
+        return outcomes, AdapterFault(step, str(err), err.definite, refused=isinstance(err, NotSupported))
     except Exception as err:  # an in-process implementation that crashes is a verdict, not our crash
         return outcomes, AdapterFault(len(outcomes), f"{type(err).__name__}: {err}", False)
     if len(outcomes) != len(ops):
@@ -52,7 +56,9 @@ def run_trace(
         return TraceResult(config_to_record(config), records, 0, {}, checker.readings_followed(), fault=fault)
     outcomes, fault = _observe(adapter, ops, batch)
     exercised: Counter[str] = Counter()
-    divergence = None
+    divergence, unjudged = None, None
+    if fault is not None and fault.refused:
+        unjudged, fault = f"step {fault.step}: not supported: {fault.message}", None
     for index, (op, observed) in enumerate(zip(ops, outcomes, strict=False)):
         try:
             verdict = checker.check(op, observed)
@@ -67,6 +73,9 @@ def run_trace(
             )
         exercised.update(verdict.rules if verdict.ok else verdict.expected.rules)
         if not verdict.ok:
+            if not any_claimed(verdict.rules, caps):
+                unjudged, fault = f"step {index}: diverged on unclaimed rules {', '.join(verdict.rules)}", None
+                return _ended(config, records, index, exercised, checker, unjudged)
             divergence = divergence_from(verdict, records[index])
             fault = None
             break
@@ -79,4 +88,14 @@ def run_trace(
         checker.readings_followed(),
         divergence=divergence,
         fault=fault,
+        unjudged=unjudged,
+    )
+
+
+def _ended(
+    config: Config, records: tuple[Any, ...], index: int, exercised: Counter[str], checker: Checker, why: str
+) -> TraceResult:
+    """A trace that ended without a verdict at step ``index`` (a divergence on unclaimed rules only)."""
+    return TraceResult(
+        config_to_record(config), records, index, dict(exercised), checker.readings_followed(), unjudged=why
     )

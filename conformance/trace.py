@@ -35,6 +35,8 @@ class AdapterFault:
     step: int | None
     message: str
     definite: bool
+    #: The implementation answered that it does not support the operation (NotSupported).
+    refused: bool = False
 
 
 @attrs.frozen
@@ -49,15 +51,21 @@ class TraceResult:
     divergence: Divergence | None = None
     fault: AdapterFault | None = None
     invalid: str | None = None
+    #: Why the trace ended early without a verdict: an operation the implementation does not
+    #: support, or a divergence on rules it does not claim (docs/PROTOCOL.md, capabilities).
+    unjudged: str | None = None
 
     @property
     def verdict(self) -> str:
-        """``pass``, ``fail``, ``error`` (adapter fault) or ``invalid`` (the trace itself is bad input)."""
+        """``pass``, ``fail``, ``error`` (adapter fault), ``invalid`` (the trace itself is bad input)
+        or ``unjudged`` (ended early: see :attr:`unjudged`)."""
         if self.invalid is not None:
             return "invalid"
         if self.fault is not None:
             return "error"
-        return "fail" if self.divergence is not None else "pass"
+        if self.divergence is not None:
+            return "fail"
+        return "unjudged" if self.unjudged is not None else "pass"
 
     def to_record(self) -> dict[str, Any]:
         return attrs.asdict(self, recurse=True) | {"verdict": self.verdict}

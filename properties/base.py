@@ -20,8 +20,9 @@ from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine
 
-from adapters.protocol import Adapter, AdapterError
+from adapters.protocol import Adapter, AdapterError, NotSupported
 from conformance.checker import Checker, StepVerdict
+from conformance.claims import any_claimed
 from properties.coverage import probes
 from reference_model import operations as o
 from reference_model.accounting import pool_totals
@@ -83,6 +84,10 @@ class Recorder:
         self.steps = 0
         self.cases = 0
         self.failures: list[Failure] = []
+        #: Test cases ended, not judged, at an operation kind the implementation does not support
+        #: (NotSupported), and at divergences blamed only on rules it does not claim.
+        self.refused: Counter[str] = Counter()
+        self.unclaimed: Counter[str] = Counter()
         self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
         self._first_failing_case: int | None = None
         #: Whether generation goes on after the first failure (False: the verdict is enough).
@@ -129,6 +134,7 @@ class MachineBase(RuleBasedStateMachine):
         self.ops: list[Any] = []
         self.checker: Checker | None = None
         self.failed = False
+        self.halted = False  # the case ended, not judged (see Recorder.refused and .unclaimed)
 
     # -- plumbing -----------------------------------------------------------------
     def _open(self, config: Config) -> None:
@@ -149,15 +155,20 @@ class MachineBase(RuleBasedStateMachine):
         return self.checker.alive[0].model  # type: ignore[union-attr]
 
     def _do(self, op: Any) -> None:
-        for rule_id, where in probes(self.model, op):
-            self.recorder.boundaries.setdefault(rule_id, Counter())[where] += 1
+        if self.halted:
+            return
+        reached = probes(self.model, op)
         self.ops.append(op)
         try:
             observed = self.adapter.apply(op)  # type: ignore[union-attr]
+        except NotSupported:
+            return self._halt(self.recorder.refused, (op.KIND,))
         except AdapterError as err:
             self._fail(AdapterFailure(f"step {len(self.ops) - 1} ({op.KIND}): {err}"))
         except Exception as err:  # an in-process implementation crashing is a verdict
             self._fail(AdapterFailure(f"step {len(self.ops) - 1} ({op.KIND}): {type(err).__name__}: {err}"))
+        for rule_id, where in reached:
+            self.recorder.boundaries.setdefault(rule_id, Counter())[where] += 1
         verdict = self.checker.check(op, observed)  # type: ignore[union-attr]
         self.recorder.steps += 1
         exercised = verdict.rules if verdict.ok else verdict.expected.rules
@@ -165,11 +176,18 @@ class MachineBase(RuleBasedStateMachine):
         for rule_id in exercised:
             event(rule_id)
         if not verdict.ok:
+            if not any_claimed(verdict.rules, self.checker.caps):  # type: ignore[union-attr]
+                return self._halt(self.recorder.unclaimed, verdict.rules)
             self._fail(ConformanceFailure(verdict))
+
+    def _halt(self, counter: Counter[str], keys: tuple[str, ...]) -> None:
+        """End this case without a verdict: later operations are not applied, nor judged."""
+        counter.update(keys)
+        self.halted = True
 
     def _last_ok(self) -> bool:
         """Whether the step just taken was judged a match (boundary-targeting loops stop otherwise)."""
-        return self.checker.history[-1][1].ok  # type: ignore[union-attr]
+        return not self.halted and self.checker.history[-1][1].ok  # type: ignore[union-attr]
 
     def _fail(self, err: BaseException) -> None:
         """Record this case's failure; end the run, or (a conformance failure while the recorder
@@ -205,7 +223,7 @@ class ProfiledMachine(MachineBase):
 
     def teardown(self) -> None:
         try:
-            if self.checker is not None and self.checker.failed is None and not self.failed:
+            if self.checker is not None and self.checker.failed is None and not (self.failed or self.halted):
                 self._do(o.Inspect())
         finally:
             super().teardown()

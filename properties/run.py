@@ -35,6 +35,10 @@ class MachineRun:
     error: str | None = None
     #: Seconds from the start to the first failing case (the gate's verdict), if any failed.
     seconds_to_failure: float | None = None
+    #: Test cases ended, not judged, per operation kind the implementation does not support.
+    refused: dict[str, int] = attrs.field(factory=dict)
+    #: Test cases ended, not judged, at a divergence blamed only on unclaimed rules (per rule).
+    unclaimed: dict[str, int] = attrs.field(factory=dict)
 
 
 def run_machine(
@@ -82,4 +86,7 @@ def run_machine(
         error = f"flaky: a failing trace of {len(failure.ops)} steps passed on replay"
     boundaries = {k: dict(v) for k, v in rec.boundaries.items()}
     rules = dict(Counter(rec.rules))
-    return MachineRun(profile, seed, rec.cases, rec.steps, seconds, rules, boundaries, failure, error, to_failure)
+    return MachineRun(
+        profile, seed, rec.cases, rec.steps, seconds, rules, boundaries, failure, error, to_failure,
+        dict(rec.refused), dict(rec.unclaimed),
+    )  # fmt: skip

@@ -46,7 +46,7 @@ import weakref
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from adapters.protocol import PROTOCOL_VERSION, AdapterError, Capabilities
+from adapters.protocol import PROTOCOL_VERSION, AdapterError, Capabilities, NotSupported
 from adapters.wire import messages as m
 from adapters.wire import schemas
 from reference_model.codec import config_to_record
@@ -111,6 +111,10 @@ class WireError(AdapterError):
         self.error_name = m.ERROR_BY_CODE[code].name if code in m.ERROR_BY_CODE else None
         self.detail = detail
         self.outcomes = outcomes or []
+
+
+class WireNotSupported(WireError, NotSupported):
+    """A definite error 10 (``not-supported``) reply to an operation: see :class:`NotSupported`."""
 
 
 class ConnectionFault(Exception):
@@ -578,7 +582,8 @@ class WireAdapter:
         definite = m.is_definite(code, reply.get("definite") is True)  # type: ignore[arg-type]
         entry = m.ERROR_BY_CODE.get(code)  # type: ignore[arg-type]
         name = f" {entry.name}" if entry else ""
-        return WireError(
+        refused = code == m.NOT_SUPPORTED and definite and phase in ("apply", "batch")
+        return (WireNotSupported if refused else WireError)(
             f"wire {phase} (msg_id {msg_id}): error {code}{name}: {text}",
             phase=phase,
             fault="error-reply",

@@ -7,7 +7,9 @@ Examples::
 
 Prints each step's verdict and, at the divergence, the rule IDs, field, expected
 and observed values.  Exit codes: 1 the trace still diverges (failure
-confirmed), 0 it now conforms, 3 adapter fault, 2 bad transcript or adapter spec.
+confirmed) or it ended unjudged (an operation not supported, a divergence on
+unclaimed rules only), 0 it now conforms, 3 adapter fault, 2 bad transcript or
+adapter spec.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ def step_lines(transcript: dict[str, Any], result: TraceResult) -> list[str]:
 
     d, fault = result.divergence, result.fault
     stop = d.step if d is not None else fault.step if fault is not None and fault.step is not None else None
+    if result.unjudged is not None:
+        stop = result.steps_checked
     lines = []
     for i, op in enumerate(transcript["ops"]):
         head = f"step {i:>3} {op_text(op)}"
@@ -49,6 +53,8 @@ def step_lines(transcript: dict[str, Any], result: TraceResult) -> list[str]:
             ]
         elif fault is not None and i == stop:
             lines.append(f"{head}: ADAPTER FAULT: {fault.message}")
+        elif result.unjudged is not None and i == stop:
+            lines.append(f"{head}: NOT JUDGED: {result.unjudged}")
         else:
             lines.append(f"{head}: ok")
     if fault is not None and fault.step is None:
@@ -86,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
     if result.divergence is not None:
         same = "the recorded failure" if _matches(transcript, result) else f"a different failure (recorded: {recorded})"
         print(f"result: DIVERGES (exit 1): {same} is confirmed")
+        return EXIT_NONCONFORMING
+    if result.unjudged is not None:
+        print(f"result: NOT JUDGED (exit 1): {result.unjudged}; the recorded failure ({recorded}) is not cleared")
         return EXIT_NONCONFORMING
     print(f"result: CONFORMS (exit 0): all {result.steps_checked} steps pass; recorded failure was {recorded}")
     return EXIT_OK

@@ -7,12 +7,15 @@ import shutil
 
 import pytest
 
+from adapters.protocol import NotSupported
 from adapters.reference import ReferenceAdapter
-from adapters.wire.client import WireAdapter, WireError
+from adapters.wire.client import WireAdapter
 from conformance.cli import main
+from conformance.gate import run_gate
+from conformance.runner import run_trace
 from reference_model import Config, QueueDef, StructureDef
 from reference_model.codec import outcome_to_record
-from reference_model.operations import Backup, Inspect
+from reference_model.operations import Backup, Inspect, Put
 from tests.adapters.conftest import NODE_ADAPTER, small_mq_config
 from tests.adapters.test_wire_reference import mixed_mq_ops
 
@@ -69,7 +72,20 @@ def test_node_example_matches_the_model_on_queue_operations(seed):
 def test_node_example_answers_unimplemented_operations_with_not_supported():
     with WireAdapter(node_cmd(), timeout=10) as adapter:
         adapter.open(small_mq_config())
-        with pytest.raises(WireError) as caught:
+        with pytest.raises(NotSupported) as caught:
             adapter.apply(Backup("QM01", "APP1"))
         assert (10, True) == (caught.value.code, caught.value.definite)
         assert "inspect" == adapter.apply(Inspect()).kind
+
+
+def test_the_gate_finds_the_node_example_conforming_on_what_it_claims():
+    """Its refusals (error 10) end test cases without a verdict, and are reported."""
+    result = run_gate(lambda: WireAdapter(node_cmd(), timeout=10), hypothesis_profile="dev", seed=3)
+    assert (0, True) == (result.exit_code, any("does not support" in w for w in result.warnings))
+
+
+def test_a_batch_refused_part_way_is_judged_up_to_the_refused_operation():
+    ops = [Put("QM01", "Q1", 10, tag=0), Backup("QM01", "APP1"), Put("QM01", "Q1", 10, tag=1)]
+    with WireAdapter(node_cmd(), timeout=10) as adapter:
+        result = run_trace(adapter, small_mq_config(), ops)
+    assert ("unjudged", 1) == (result.verdict, result.steps_checked)

@@ -6,8 +6,10 @@ from typing import Any
 
 import attrs
 
-from adapters.protocol import Capabilities
+from adapters.mutants import get_mutant
+from adapters.protocol import AdapterError, Capabilities, NotSupported
 from adapters.reference import ReferenceAdapter
+from reference_model import operations as o
 from reference_model.outcomes import Outcome
 from reference_model.readings import Readings
 
@@ -58,3 +60,53 @@ class KeepsStateOnReopen(_Faulty):
     def open(self, config: Any) -> None:
         if self.model is None:
             super().open(config)
+
+
+class RefusesAdministration(MQOnly):
+    """A conforming implementation of queue operations that answers structure administration and
+    SETXCF ALTER "not supported" (wire error 10), as docs/PROTOCOL.md allows."""
+
+    def capabilities(self) -> Capabilities:
+        return attrs.evolve(super().capabilities(), families=("QUEUE", "QDEPTH", "OFFLOAD", "CFLEVEL"))
+
+    def apply(self, op: Any) -> Outcome:
+        if isinstance(op, o.AlterStructure | o.DefineStructure | o.SetxcfAlter):
+            raise NotSupported(f"{op.KIND} is not implemented")
+        return super().apply(op)
+
+
+class NoCapacityClaim:
+    """M-CAPACITY-001-a (puts never fail for lack of storage), claiming every family but CAPACITY."""
+
+    def __init__(self) -> None:
+        self.mutant = get_mutant("M-CAPACITY-001-a")
+
+    def capabilities(self) -> Capabilities:
+        families = tuple(f for f in self.mutant.capabilities().families if f != "CAPACITY")
+        return attrs.evolve(self.mutant.capabilities(), families=families, profiles=("mq",))
+
+    def open(self, config: Any) -> None:
+        self.mutant.open(config)
+
+    def apply(self, op: Any) -> Outcome:
+        return self.mutant.apply(op)
+
+    def apply_batch(self, ops: Any) -> list[Outcome]:
+        return self.mutant.apply_batch(ops)
+
+    def close(self) -> None:
+        self.mutant.close()
+
+
+class FailsThirdOperation(_Faulty):
+    """Answers its third operation with an error naming position 0 (as a one-operation wire call does)."""
+
+    def open(self, config: Any) -> None:
+        super().open(config)
+        self.applied = 0
+
+    def apply(self, op: Any) -> Outcome:
+        self.applied += 1
+        if self.applied == 3:
+            raise AdapterError("lost", step=0)
+        return super().apply(op)
