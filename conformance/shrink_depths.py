@@ -39,14 +39,16 @@ _EVENT_SWITCHES = ("qdphiev", "qdploev", "qdpmaxev")
 
 
 def retuned_depths(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
-    """For the queue the trace's ALTER QLOCALs change: its depth settings taken from a small grid
-    instead, every ALTER QLOCAL of it dropped (their event switches folded).  A generated trace
-    often meets two settings in turn, one for each half of what a reading gets wrong; a single
-    setting where both show lets the trace keep only the puts and gets of one (QDEPTH-013)."""
+    """For the queue the trace's ALTER QLOCALs change (else the first queue put to or got from
+    with a depth event switched on): its depth settings taken from a small grid instead, every
+    ALTER QLOCAL of it dropped (their event switches folded).  A generated trace often meets
+    two settings in turn, one for each half of what a reading gets wrong; a single setting
+    where both show lets the trace keep only the puts and gets of one (QDEPTH-013).  A
+    threshold that is a whole count of a small MAXDEPTH is reached in fewer puts (QDEPTH-001)."""
     alters = [op for op in ops if isinstance(op, o.AlterQueue) and any(k in dict(op.changes) for k in _DEPTH_KEYS)]
-    if not alters:
+    name = alters[0].name if alters else _first_with_events(config, ops)
+    if name is None:
         return []
-    name = alters[0].name
     switches = {k: v for op in alters if op.name == name for k, v in op.changes if k in _EVENT_SWITCHES}
     rest = [op for op in ops if not (isinstance(op, o.AlterQueue) and op.name == name)]
     out = []
@@ -59,3 +61,9 @@ def retuned_depths(config: Config, ops: Sequence[Any]) -> list[tuple[Config, lis
                 )
                 out.append((attrs.evolve(config, queues=queues), rest))
     return out
+
+
+def _first_with_events(config: Config, ops: Sequence[Any]) -> str | None:
+    """The first queue the trace puts to or gets from that has a depth event switched on."""
+    evented = {q.name for q in config.queues if any(getattr(q, k) for k in _EVENT_SWITCHES)}
+    return next((op.queue for op in ops if isinstance(op, o.Put | o.Get) and op.queue in evented), None)

@@ -151,6 +151,12 @@ def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
                 out.append([*ops[:i], attrs.evolve(op, size_kb=fixed + usable), *ops[i + 1 :]])
         if isinstance(op, o.AlterOutcome) and op.size_kb is not None:
             out.append([*ops[:i], attrs.evolve(op, size_kb=None), *ops[i + 1 :]])
+    # two clock advances in a row made one (the scans they pass are the same: CQS-013)
+    out += [
+        [*ops[:i], o.AdvanceClock(first.seconds + second.seconds), *ops[i + 2 :]]
+        for i, (first, second) in enumerate(pairwise(ops))
+        if isinstance(first, o.AdvanceClock) and isinstance(second, o.AdvanceClock)
+    ]
     puts = [i for i, op in enumerate(ops) if isinstance(op, o.Put)]
     out += empty_messages(ops, [i for i in puts if ops[i].length > 0])
     acct = config.accounting

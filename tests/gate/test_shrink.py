@@ -265,3 +265,19 @@ def test_minimise_drops_the_queues_no_step_names_before_delta_debugging(monkeypa
     monkeypatch.setattr(shrink, "_ddmin", recording)
     minimise(lambda: get_mutant(CONTRACTION), config, _padded_contraction())
     assert 1 == seen[0]
+
+
+def test_two_clock_advances_in_a_row_are_tried_as_one():
+    ops = [o.AdvanceClock(900), o.AdvanceClock(899), o.Put("QM01", "Q0", 0)]
+    assert [o.AdvanceClock(1799), ops[2]] in shrink_variants.simpler_operations(_contraction_config(), ops)
+
+
+def test_minimise_retunes_the_depths_of_a_queue_with_events_that_no_alter_names():
+    """M-QDEPTH-001-a (Queue Depth High only above QDEPTHHI) as the seed-11 gate met it: QDEPTHHI
+    80% of MAXDEPTH 5 is reached at the fourth put; 20% of 5 at the first."""
+    prim = StructureDef("APPLEVEL3", size_kb=6156, ratio=6, cflevel=3)
+    queue = QueueDef("Q3", cfstruct="APPLEVEL3", maxdepth=5, qdphiev=True, qdploev=True, qdpmaxev=True)
+    config = Config(qmgrs=("QM01", "QM02"), structures=(prim,), queues=(queue,))
+    ops = [o.Put("QM02", "Q3", 0, tag=t) for t in range(4)]
+    result = minimise(lambda: get_mutant("M-QDEPTH-001-a"), config, ops)
+    assert ("fail", "events", 1) == (result.verdict, result.divergence.field, len(result.ops))
