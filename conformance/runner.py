@@ -74,8 +74,8 @@ def run_trace(
         exercised.update(verdict.rules if verdict.ok else verdict.expected.rules)
         if not verdict.ok:
             if not any_claimed(verdict.rules, caps):
-                unjudged, fault = f"step {index}: diverged on unclaimed rules {', '.join(verdict.rules)}", None
-                return _ended(config, records, index, exercised, checker, unjudged)
+                why = f"step {index}: diverged on unclaimed rules {', '.join(verdict.rules)}"
+                return _ended(config, records, index, exercised, checker, why)
             divergence = divergence_from(verdict, records[index])
             fault = None
             break
