@@ -73,9 +73,10 @@ def run_trace(
             )
         exercised.update(verdict.rules if verdict.ok else verdict.expected.rules)
         if not verdict.ok:
-            if not any_claimed(verdict.rules, caps):
-                why = f"step {index}: diverged on unclaimed rules {', '.join(verdict.rules)}"
-                return _ended(config, records, index, exercised, checker, why)
+            if not any_claimed(verdict.rules, caps):  # ends the trace here, unjudged
+                unjudged = f"step {index}: diverged on unclaimed rules {', '.join(verdict.rules)}"
+                outcomes, fault = outcomes[:index], None
+                break
             divergence = divergence_from(verdict, records[index])
             fault = None
             break
@@ -89,13 +90,4 @@ def run_trace(
         divergence=divergence,
         fault=fault,
         unjudged=unjudged,
-    )
-
-
-def _ended(
-    config: Config, records: tuple[Any, ...], index: int, exercised: Counter[str], checker: Checker, why: str
-) -> TraceResult:
-    """A trace that ended without a verdict at step ``index`` (a divergence on unclaimed rules only)."""
-    return TraceResult(
-        config_to_record(config), records, index, dict(exercised), checker.readings_followed(), unjudged=why
     )
