@@ -2,13 +2,17 @@
 
 Used by the gate after Hypothesis finds a failure, and by campaign triage.  A
 candidate counts as failing only if it fails the same way (same signature, or an
-adapter fault for fault traces), so minimisation never slides to another bug.
+adapter fault for fault traces), so minimisation never slides to another bug; only
+once nothing shortens the trace that way may it narrow to a shorter trace breaking
+some of the same rules at the same kind of operation (:func:`narrows`).
 The result is 1-minimal: removing any single operation makes it pass.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
+from operator import eq
 from typing import Any
 
 from adapters.protocol import Adapter
@@ -48,9 +52,13 @@ def _runner(adapter_factory: Callable[[], Adapter]) -> Callable[[Config, Sequenc
 
 
 def _ddmin(
-    run: Callable[[Config, Sequence[Any]], TraceResult], config: Config, ops: list[Any], target: str, budget: list[int]
+    run: Callable[[Config, Sequence[Any]], TraceResult],
+    config: Config,
+    ops: list[Any],
+    accepts: Callable[[str | None], bool],
+    budget: list[int],
 ) -> tuple[list[Any], TraceResult | None]:
-    """Delta debugging over ``ops`` (which fail with ``target``); ``budget[0]`` counts down replays."""
+    """Delta debugging over ``ops`` (whose failure ``accepts``); ``budget[0]`` counts down replays."""
     current, best = ops, None
     granularity = 2
     while len(current) >= 2 and budget[0] > 0:
@@ -60,7 +68,7 @@ def _ddmin(
             candidate = current[:start] + current[start + chunk :]
             result = run(config, candidate)
             budget[0] -= 1
-            if _key(result) == target:
+            if accepts(_key(result)):
                 current, best, reduced = candidate[: _kept(result)], result, True
                 granularity = max(granularity - 1, 2)
                 break
@@ -82,13 +90,13 @@ def _failing_under(
     run: Callable[[Config, Sequence[Any]], TraceResult],
     config: Config,
     ops: list[Any],
-    target: str,
+    accepts: Callable[[str | None], bool],
     budget: list[int],
     *,
     windows: bool = True,
 ) -> tuple[list[Any], TraceResult | None]:
-    """``ops`` or (``windows``) ``ops`` without one contiguous window (largest first) that fails as
-    ``target`` under ``config``.
+    """``ops`` or (``windows``) ``ops`` without one contiguous window (largest first) whose failure
+    under ``config`` ``accepts``.
 
     A smaller structure reaches its thresholds in fewer puts, so the operations that
     reached them on the larger one overshoot (the trace passes, or fails another way);
@@ -96,7 +104,7 @@ def _failing_under(
     """
     result = run(config, ops)
     budget[0] -= 1
-    if _key(result) == target:
+    if accepts(_key(result)):
         return ops, result
     if not windows or len(ops) > _WINDOW_LIMIT:
         return ops, None
@@ -109,21 +117,23 @@ def _failing_under(
             candidate = ops[:begin] + ops[begin + width :]
             result = run(config, candidate)
             budget[0] -= 1
-            if _key(result) == target:
+            if accepts(_key(result)):
                 return candidate, result
     return ops, None
 
 
-def _measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int, int, int, int]:
+def _measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int, int, int, int, int]:
     """What minimisation lowers: the trace's length, then its queues, then the queue managers that
     put or get, then sizes (structure SIZE and INITSIZE, MAXDEPTH, SETXCF ALTER sizes), then alter
-    outcomes with a size, then message lengths.  Every accepted variant lowers it, so the search ends."""
+    outcomes with a size, then message lengths, then OFFLDnSZ (a rule any length meets lets the
+    puts be shorter next).  Every accepted variant lowers it, so the search ends."""
     sizes = sum(s.size_kb + s.effective_initsize_kb for s in config.structures)
     sizes += sum(q.maxdepth for q in config.queues)
     sizes += sum(op.size_kb for op in ops if isinstance(op, o.SetxcfAlter))
     sized_outcomes = sum(1 for op in ops if isinstance(op, o.AlterOutcome) and op.size_kb is not None)
     lengths = sum(op.length for op in ops if isinstance(op, o.Put))
-    return len(ops), len(config.queues), v.qmgrs_named(ops), sizes, sized_outcomes, lengths
+    offload_sizes = sum(s.offld1sz + s.offld2sz + s.offld3sz for s in config.structures)
+    return len(ops), len(config.queues), v.qmgrs_named(ops), sizes, sized_outcomes, lengths, offload_sizes
 
 
 def _pruned_first(
@@ -148,16 +158,17 @@ def minimise(
     until a whole round brings nothing) smaller structures, queue depths and operands,
     each followed by another round of delta debugging: a smaller structure crosses its
     thresholds in fewer puts.  ``ops`` must fail against
-    ``adapter_factory()``; the returned result fails the same way.
+    ``adapter_factory()``; the returned result fails the same way, or breaks some of the same
+    rules at the same kind of operation in fewer steps (:func:`narrows`).
     """
     run = _runner(adapter_factory)
     best = run(config, ops)
     target = _key(best)
     if target is None:
         return best
-    budget = [max_runs]
+    budget, same = [max_runs], partial(eq, target)
     config = _pruned_first(run, config, list(ops[: _kept(best)]), target, budget)
-    current, found = _ddmin(run, config, list(ops[: _kept(best)]), target, budget)
+    current, found = _ddmin(run, config, list(ops[: _kept(best)]), same, budget)
     best = found or best
     position, since_improved = 0, 0
     while budget[0] > 0:
@@ -167,19 +178,57 @@ def minimise(
         candidate, ops_in, windows = candidates[position % len(candidates)]
         position, since_improved = position + 1, since_improved + 1
         try:
-            start, result = _failing_under(run, candidate, ops_in, target, budget, windows=windows)
+            start, result = _failing_under(run, candidate, ops_in, same, budget, windows=windows)
         except ConfigurationError:
             continue
         if result is None:
             continue
-        ops_now, found = _ddmin(run, candidate, start[: _kept(result)], target, budget)
+        ops_now, found = _ddmin(run, candidate, start[: _kept(result)], same, budget)
         if _measure(candidate, ops_now) >= _measure(config, current):
             continue  # only keep a variant that makes the reproducer shorter or the configuration smaller
         config, current, best, since_improved = candidate, ops_now, found or result, 0
         position -= 1  # the variant at this position of the new list is the next one not yet tried
     if len(current) <= _RETUNE_LIMIT:
         config, current, best = _retuned(run, config, current, best, target, budget)
+    narrowed = _narrowed(run, config, current, target, budget)
+    if narrowed is not None:
+        return minimise(adapter_factory, *narrowed, max_runs=budget[0])
     return best if len(best.ops) == len(current) else run(config, current)
+
+
+def narrows(target: str, key: str | None) -> bool:
+    """Whether failure ``key`` breaks some but not all of the rules failure ``target`` names, at the
+    same kind of operation (a put to a full queue over-accepted, say, where ``target`` also needed a
+    full structure): what a minimised failure may become (:func:`minimise`)."""
+    if key is None or key == "fault" or target == "fault":
+        return False
+    rules, _, kind = target.split("|")
+    other, _, other_kind = key.split("|")
+    return other_kind == kind and set(other.split("+")) < set(rules.split("+"))
+
+
+def _narrowed(
+    run: Callable[[Config, Sequence[Any]], TraceResult], config: Config, ops: list[Any], target: str, budget: list[int]
+) -> tuple[Config, list[Any]] | None:
+    """A shorter trace (under the trace's configuration or a variant of it) that breaks only some of
+    the rules ``target`` names, once nothing shortens the trace under ``target`` itself: two rules
+    broken together may need a longer trace than one of them alone (a queue at MAXDEPTH in a full
+    structure).  Tried for traces of three steps or more that break two rules."""
+    if len(ops) < 3 or "+" not in target.split("|")[0]:
+        return None
+    narrower = partial(narrows, target)
+    for candidate, ops_in, windows in [(config, ops, True), *v.variants(config, ops)]:
+        if budget[0] <= 0:
+            break
+        try:
+            start, result = _failing_under(run, candidate, ops_in, narrower, budget, windows=windows)
+        except ConfigurationError:
+            continue
+        if result is not None:
+            reduced, _ = _ddmin(run, candidate, start[: _kept(result)], partial(eq, _key(result)), budget)
+            if len(reduced) < len(ops):
+                return candidate, reduced
+    return None
 
 
 #: Longest trace whose queue depth settings are retuned (a grid of a few hundred configurations).
@@ -209,7 +258,7 @@ def _retuned(
         key = _key(result)
         if key is None or key.rsplit("|", 1)[0] != target.rsplit("|", 1)[0]:
             continue  # the same rules and field; the step that shows them may be a get rather than a put
-        ops_now, found = _ddmin(run, candidate, ops_in[: _kept(result)], key, budget)
+        ops_now, found = _ddmin(run, candidate, ops_in[: _kept(result)], partial(eq, key), budget)
         if _measure(candidate, ops_now) < _measure(config, ops):
             config, ops, best = candidate, ops_now, found or result
     return config, ops, best
@@ -240,7 +289,7 @@ def minimise_shortest(
         target = _key(first)
         if target is None:
             return first
-        reduced, _ = _ddmin(run, config, list(ops[: _kept(first)]), target, [_FIRST_PASS_RUNS])
+        reduced, _ = _ddmin(run, config, list(ops[: _kept(first)]), partial(eq, target), [_FIRST_PASS_RUNS])
         if best is None or len(reduced) < len(best[1]):
             best = (config, reduced)
     return None if best is None else minimise(adapter_factory, *best)

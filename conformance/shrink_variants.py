@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from conformance import shrink_cqs, shrink_depths
+from conformance import shrink_cqs, shrink_depths, shrink_offload
 from reference_model import operations as o
 from reference_model.codec import queue_from_record, structure_from_record
 from reference_model.config import Config, QueueDef, StructureDef
@@ -89,10 +89,7 @@ def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             # the lowest threshold is reached first; the highest leaves the most room between
             # the threshold and the selection goal 20% below it (CQS-004, CQS-007)
             out += [swap(attrs.evolve(s, ovflwmax=v)) for v in (1, 100) if v != s.effective_ovflwmax]
-        # an offload rule met from an empty structure saves the puts that reached its threshold
-        for n in (1, 2, 3):
-            if getattr(s, f"offld{n}th") > 0:
-                out.append(swap(attrs.evolve(s, **{f"offld{n}th": 0})))
+        out += [swap(simpler) for simpler in shrink_offload.simpler_rules(s)]
     kept = [c for c in out if c is not None]
     for i, q in enumerate(config.queues):
         if q.name not in used:
@@ -128,9 +125,12 @@ def one_caller(ops: Sequence[Any]) -> list[list[Any]]:
 
 
 def empty_messages(ops: Sequence[Any], sized: list[int]) -> list[list[Any]]:
-    """Every put at ``sized`` positions with an empty message, then each on its own: a reproducer
-    whose lengths do not matter shows it."""
+    """Every put at ``sized`` positions with an empty message, or with a one-byte message (an
+    offload rule of OFFLDnSZ(0) may need a length above it, OFFLOAD-002), then each on its own
+    with an empty message: a reproducer whose lengths do not matter shows it."""
     out = [[attrs.evolve(op, length=0) if i in sized else op for i, op in enumerate(ops)]] if sized else []
+    longer = [i for i in sized if ops[i].length > 1]
+    out += [[attrs.evolve(op, length=1) if i in longer else op for i, op in enumerate(ops)]] if longer else []
     if len(sized) > 1:
         out += [[*ops[:i], attrs.evolve(ops[i], length=0), *ops[i + 1 :]] for i in sized]
     return out

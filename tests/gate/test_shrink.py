@@ -7,6 +7,7 @@ import attrs
 from adapters.mutants import get_mutant
 from adapters.reference import ReferenceAdapter
 from conformance import shrink, shrink_depths, shrink_variants
+from conformance.runner import run_trace
 from conformance.shrink import minimise, minimise_shortest
 from properties import base
 from reference_model import operations as o
@@ -234,10 +235,10 @@ def test_pruning_drops_the_queues_and_structures_nothing_names():
     assert (("Q0",), ("APP2",)) == (tuple(q.name for q in pruned.queues), tuple(s.name for s in pruned.structures))
 
 
-def test_puts_are_tried_with_empty_messages_all_at_once_then_one_by_one():
+def test_puts_are_tried_with_empty_messages_all_at_once_then_one_byte_long_then_one_by_one():
     ops = [o.Put("QM01", "Q0", 100), o.Put("QM01", "Q0", 0), o.Put("QM01", "Q0", 7)]
     variants = shrink_variants.empty_messages(ops, [0, 2])
-    assert [[0, 0, 0], [0, 0, 7], [100, 0, 0]] == [[op.length for op in v] for v in variants]
+    assert [[0, 0, 0], [1, 0, 1], [0, 0, 7], [100, 0, 0]] == [[op.length for op in v] for v in variants]
 
 
 def test_minimise_merges_empty_messages_into_one_of_as_many_elements():
@@ -281,3 +282,30 @@ def test_minimise_retunes_the_depths_of_a_queue_with_events_that_no_alter_names(
     ops = [o.Put("QM02", "Q3", 0, tag=t) for t in range(4)]
     result = minimise(lambda: get_mutant("M-QDEPTH-001-a"), config, ops)
     assert ("fail", "events", 1) == (result.verdict, result.divergence.field, len(result.ops))
+
+
+def test_a_failure_narrows_to_some_of_its_rules_at_the_same_kind_of_operation_only():
+    target = "CAPACITY-001+QDEPTH-015|reason|put"
+    keys = ("QDEPTH-015|ok|put", target, "QDEPTH-015|ok|get", "QUEUE-004|ok|put", "fault", None)
+    assert [True, False, False, False, False, False] == [shrink.narrows(target, key) for key in keys]
+
+
+def test_minimise_narrows_a_full_queue_in_a_full_structure_to_the_full_queue_alone():
+    """M-QUEUE-004-c (MAXDEPTH checked against committed messages) as the seed-11 gate met it: the
+    structure held five entries, so the over-accepted sixth put failed 2192 (CAPACITY-001) where
+    2053 (QDEPTH-015) was due; MAXDEPTH(1) shows the over-accepted put in the documented two steps."""
+    structure = StructureDef("APP1", size_kb=6300, ratio=90, cflevel=4, recover=True, offld1sz=0, offld2sz=0)
+    config = Config(
+        profile="mq",
+        qmgrs=("QM01",),
+        structures=(structure,),
+        queues=(QueueDef("N1", cfstruct="APP1", maxdepth=5, qdphiev=False, qdploev=False, qdpmaxev=False),),
+    )
+    ops = [o.Put("QM01", "N1", 0, syncpoint=True, tag=0), *(o.Put("QM01", "N1", 0, tag=t) for t in range(1, 6))]
+    first = run_trace(get_mutant("M-QUEUE-004-c"), config, ops, batch=False).divergence.signature()
+    result = minimise(lambda: get_mutant("M-QUEUE-004-c"), config, ops)
+    assert ("CAPACITY-001+QDEPTH-015|reason|put", "QDEPTH-015|ok|put", 2) == (
+        first,
+        result.divergence.signature(),
+        len(result.ops),
+    )

@@ -1,0 +1,92 @@
+"""Minimisation variants for offload rules (conformance/shrink_offload.py)."""
+
+from __future__ import annotations
+
+from adapters.mutants import get_mutant
+from conformance import shrink_offload
+from conformance.shrink import minimise
+from reference_model import operations as o
+from reference_model.config import Config, QueueDef, StructureDef
+
+
+def _config(structure: StructureDef, qmgrs: tuple[str, ...] = ("QM01",)) -> Config:
+    return Config(profile="mq", qmgrs=qmgrs, structures=(structure,), queues=(QueueDef("Q1", cfstruct=structure.name),))
+
+
+def test_simpler_rules_meet_each_rule_from_empty_or_at_any_length_and_lower_the_thresholds_together():
+    s = StructureDef(
+        "APP1",
+        size_kb=6151,
+        cflevel=5,
+        offld1th=70,
+        offld1sz=4096,
+        offld2th=0,
+        offld2sz=1024,
+        offld3th=30,
+        offld3sz=65536,
+    )
+    tried = [
+        {
+            n: getattr(v, n)
+            for n in ("offld1th", "offld1sz", "offld2th", "offld2sz", "offld3th", "offld3sz")
+            if getattr(v, n) != getattr(s, n)
+        }
+        for v in shrink_offload.simpler_rules(s)
+    ]
+    expected = [
+        {"offld1th": 0},
+        {"offld1sz": 0},
+        {"offld2sz": 0},
+        {"offld3th": 0},
+        {"offld1th": 5, "offld3th": 5},
+        {"offld1th": 10, "offld3th": 10},
+        {"offld1th": 20, "offld3th": 20},
+        {"offld1th": 30},
+        {"offld1th": 40},
+        {"offld1th": 50},
+        {"offld1th": 60},
+    ]
+    assert expected == tried
+
+
+def test_minimise_meets_the_rule_at_any_length_to_reach_the_documented_two_steps():
+    """M-CFLEVEL-006-a (rules applied at CFLEVEL(4)) as the seed-11 gate met it: OFFLD1SZ(32K)
+    needed messages at the 63.75 KB boundary, whose forced offload let the gets and puts between
+    them decide the reading (5 steps before OFFLDnSZ(0) and one-byte messages were tried)."""
+    s = StructureDef("APP1", size_kb=6272, ratio=90, cflevel=4, recover=True, offld1th=0, offld1sz=32768)
+    ops = [
+        o.Put("QM01", "Q1", 0, persistent=True, tag=4),
+        o.Put("QM01", "Q1", 65280, tag=13),
+        o.Get("QM01", "Q1"),
+        o.Get("QM01", "Q1"),
+        o.Put("QM01", "Q1", 65280, persistent=True, syncpoint=True, tag=87),
+    ]
+    result = minimise(lambda: get_mutant("M-CFLEVEL-006-a"), _config(s), ops)
+    assert ("fail", "offloaded", 2) == (result.verdict, result.divergence.field, len(result.ops))
+
+
+def test_minimise_lowers_the_shared_threshold_to_reach_the_documented_three_steps():
+    """M-OFFLOAD-012-c (max(entries%, elements%) for rule 1, elements% for rule 2) as the seed-11
+    gate met it: five empty puts reached the three rules' 70% (7 steps before the thresholds were
+    lowered together)."""
+    s = StructureDef(
+        "APP2",
+        size_kb=6151,
+        ratio=2,
+        cflevel=5,
+        recover=True,
+        offload="SMDS",
+        offld1th=70,
+        offld1sz=4096,
+        offld2th=70,
+        offld2sz=1024,
+        offld3th=70,
+        offld3sz=0,
+    )
+    ops = [
+        *(o.Put("QM02", "Q1", 0, tag=t) for t in range(5)),
+        o.Put("QM02", "Q1", 4097, tag=5),
+        o.Put("QM02", "Q1", 1025, tag=6),
+    ]
+    result = minimise(lambda: get_mutant("M-OFFLOAD-012-c"), _config(s, ("QM01", "QM02")), ops)
+    assert ("fail", "offloaded", 3) == (result.verdict, result.divergence.field, len(result.ops))
