@@ -170,6 +170,10 @@ def minimise(
     config = _pruned_first(run, config, list(ops[: _kept(best)]), target, budget)
     current, found = _ddmin(run, config, list(ops[: _kept(best)]), same, budget)
     best = found or best
+    if len(current) > _WINDOW_LIMIT:  # a long trace may need to fill a structure only for one of the rules
+        narrowed = _narrowed(run, config, current, target, budget, variants=False)
+        if narrowed is not None:
+            return minimise(adapter_factory, *narrowed, max_runs=budget[0])
     position, since_improved = 0, 0
     while budget[0] > 0:
         candidates = v.variants(config, current)
@@ -208,16 +212,25 @@ def narrows(target: str, key: str | None) -> bool:
 
 
 def _narrowed(
-    run: Callable[[Config, Sequence[Any]], TraceResult], config: Config, ops: list[Any], target: str, budget: list[int]
+    run: Callable[[Config, Sequence[Any]], TraceResult],
+    config: Config,
+    ops: list[Any],
+    target: str,
+    budget: list[int],
+    *,
+    variants: bool = True,
 ) -> tuple[Config, list[Any]] | None:
-    """A shorter trace (under the trace's configuration or a variant of it) that breaks only some of
-    the rules ``target`` names, once nothing shortens the trace under ``target`` itself: two rules
-    broken together may need a longer trace than one of them alone (a queue at MAXDEPTH in a full
-    structure).  Tried for traces of three steps or more that break two rules."""
+    """A shorter trace (fewer of ``ops``, or with ``variants`` under a variant of the configuration)
+    that breaks only some of the rules ``target`` names: two rules broken together may need a longer
+    trace than one of them alone (a queue at MAXDEPTH in a full structure, a put to an unselected
+    queue once the structure is full).  Tried for traces of three steps or more that break two rules."""
     if len(ops) < 3 or "+" not in target.split("|")[0]:
         return None
     narrower = partial(narrows, target)
-    for candidate, ops_in, windows in [(config, ops, True), *v.variants(config, ops)]:
+    reduced, found = _ddmin(run, config, ops, narrower, budget)
+    if found is not None:
+        return config, reduced
+    for candidate, ops_in, windows in v.variants(config, ops) if variants else []:
         if budget[0] <= 0:
             break
         try:

@@ -89,7 +89,8 @@ def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             # the lowest threshold is reached first; the highest leaves the most room between
             # the threshold and the selection goal 20% below it (CQS-004, CQS-007)
             out += [swap(attrs.evolve(s, ovflwmax=v)) for v in (1, 100) if v != s.effective_ovflwmax]
-        out += [swap(simpler) for simpler in shrink_offload.simpler_rules(s)]
+        if config.profile == "mq":  # the offload rules are MQ's
+            out += [swap(simpler) for simpler in shrink_offload.simpler_rules(s)]
     kept = [c for c in out if c is not None]
     for i, q in enumerate(config.queues):
         if q.name not in used:
@@ -173,7 +174,8 @@ def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
 
 def folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
     """An ALTER QLOCAL or ALTER CFSTRUCT, a DEFINE QLOCAL or DEFINE CFSTRUCT of a new object, an
-    ALTER QMGR PERFMEV, or a leading Queue Overflow exit change, made part of the configuration
+    ALTER QMGR PERFMEV, a SETXCF ALTER (as INITSIZE), or a leading Queue Overflow exit change, made
+    part of the configuration
     instead (one step fewer: the generator's probes define a structure and a queue, or set their
     limits, thresholds and switches, with a command before using them).  An object altered after
     it was used starts with the new settings instead; the variant is kept only if the trace
@@ -198,6 +200,11 @@ def folded(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]
             elif isinstance(op, o.AlterStructure):
                 structures = tuple(
                     attrs.evolve(s, **dict(op.changes)) if s.name == op.name else s for s in config.structures
+                )
+                out.append((attrs.evolve(config, structures=structures), rest))
+            elif isinstance(op, o.SetxcfAlter):  # the structure allocated at the altered size instead
+                structures = tuple(
+                    attrs.evolve(s, initsize_kb=op.size_kb) if s.name == op.cfstruct else s for s in config.structures
                 )
                 out.append((attrs.evolve(config, structures=structures), rest))
             elif i == 0 and isinstance(op, o.SetOverflowExit):

@@ -309,3 +309,33 @@ def test_minimise_narrows_a_full_queue_in_a_full_structure_to_the_full_queue_alo
         result.divergence.signature(),
         len(result.ops),
     )
+
+
+def test_a_setxcf_alter_is_folded_into_the_structure_s_initsize():
+    ops = [o.Put("QM01", "Q0", 0), o.SetxcfAlter("APP2", 6159)]
+    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    assert (6159, [ops[0]]) == (folded_config.structures[1].initsize_kb, folded_ops)
+
+
+def test_minimise_folds_a_setxcf_alter_to_reach_the_documented_four_steps():
+    """M-CQS-020-c (elements for OVFLWMAX, entries and elements for leaving overflow) as the seed-7
+    gate met it: a SETXCF ALTER first raised the primary from INITSIZE 6146 to 6149 (9 steps
+    before the alter could become the INITSIZE)."""
+    prim = StructureDef("PRIM1", size_kb=6151, initsize_kb=6146, fullthreshold=80, ratio=2, cflevel=3)
+    config = Config(
+        profile="cqs",
+        qmgrs=("IMS1", "IMS2"),
+        structures=(prim,),
+        queues=(QueueDef("Q0", cfstruct="PRIM1", maxdepth=5000),),
+        lgmsgsz=1024,
+    )
+    puts = [o.Put("IMS2", "Q0", length, tag=t) for t, length in enumerate((0, 0, 384, 0, 256))]
+    ops = [
+        o.SetxcfAlter("PRIM1", 6149),
+        *puts,
+        o.AlterOutcome("PRIM1", False),
+        o.Get("IMS2", "Q0"),
+        o.Get("IMS2", "Q0"),
+    ]
+    result = minimise(lambda: get_mutant("M-CQS-020-c"), config, ops)
+    assert ("fail", "signals", 4) == (result.verdict, result.divergence.field, len(result.ops))
