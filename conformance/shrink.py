@@ -2,9 +2,10 @@
 
 Used by the gate after Hypothesis finds a failure, and by campaign triage.  A
 candidate counts as failing only if it fails the same way (same signature, or an
-adapter fault for fault traces), so minimisation never slides to another bug; only
-once nothing shortens the trace that way may it narrow to a shorter trace breaking
-some of the same rules at the same kind of operation (:func:`narrows`).
+adapter fault for fault traces), so minimisation never slides to another bug; it may
+only narrow to a shorter trace breaking some of the same rules at the same kind of
+operation (:func:`narrows`), once the variants bring nothing more, or straight after
+the first delta debugging for a trace still longer than 16 steps.
 The result is 1-minimal: removing any single operation makes it pass.
 """
 
