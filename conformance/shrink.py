@@ -5,7 +5,9 @@ candidate counts as failing only if it fails the same way (same signature, or an
 adapter fault for fault traces), so minimisation never slides to another bug; it may
 only narrow to a shorter trace breaking some of the same rules at the same kind of
 operation (:func:`narrows`), once the variants bring nothing more, or straight after
-the first delta debugging for a trace still longer than 16 steps.
+the first delta debugging for a trace still longer than 16 steps; or end earlier in an
+inspection that already shows the implementation's state departed (the fault's cause,
+:func:`conformance.shrink_inspect.shown_earlier`).
 The result is 1-minimal: removing any single operation makes it pass.
 """
 
@@ -20,6 +22,7 @@ from adapters.protocol import Adapter
 from conformance import shrink_depths
 from conformance import shrink_variants as v
 from conformance.runner import run_trace
+from conformance.shrink_inspect import shown_earlier
 from conformance.trace import TraceResult
 from reference_model import operations as o
 from reference_model.config import Config
@@ -171,6 +174,9 @@ def minimise(
     config = _pruned_first(run, config, list(ops[: _kept(best)]), target, budget)
     current, found = _ddmin(run, config, list(ops[: _kept(best)]), same, budget)
     best = found or best
+    shown = shown_earlier(run, config, current, budget)
+    if shown is not None:
+        return minimise(adapter_factory, config, shown, max_runs=budget[0])
     if len(current) > _WINDOW_LIMIT:  # a long trace may need to fill a structure only for one of the rules
         narrowed = _narrowed(run, config, current, target, budget, variants=False)
         if narrowed is not None:
@@ -195,6 +201,9 @@ def minimise(
         position -= 1  # the variant at this position of the new list is the next one not yet tried
     if len(current) <= _RETUNE_LIMIT:
         config, current, best = _retuned(run, config, current, best, target, budget)
+    shown = shown_earlier(run, config, current, budget)
+    if shown is not None:
+        return minimise(adapter_factory, config, shown, max_runs=budget[0])
     narrowed = _narrowed(run, config, current, target, budget)
     if narrowed is not None:
         return minimise(adapter_factory, *narrowed, max_runs=budget[0])
@@ -210,6 +219,14 @@ def narrows(target: str, key: str | None) -> bool:
     rules, _, kind = target.split("|")
     other, _, other_kind = key.split("|")
     return other_kind == kind and set(other.split("+")) < set(rules.split("+"))
+
+
+def may_become(target: str, key: str | None) -> bool:
+    """Whether :func:`minimise` may turn failure ``target`` into failure ``key``: the same failure,
+    narrowed to some of its rules (:func:`narrows`), or its cause shown in the implementation's
+    state by an inspection (:func:`conformance.shrink_inspect.shown_earlier`)."""
+    shown_in_state = key is not None and key != "fault" and key.endswith(f"|{o.Inspect.KIND}")
+    return key == target or narrows(target, key) or shown_in_state
 
 
 def _narrowed(
