@@ -5,9 +5,11 @@ candidate counts as failing only if it fails the same way (same signature, or an
 adapter fault for fault traces), so minimisation never slides to another bug; it may
 only narrow to a shorter trace breaking some of the same rules at the same kind of
 operation (:func:`narrows`), once the variants bring nothing more, or straight after
-the first delta debugging for a trace still longer than 16 steps; or end earlier in an
-inspection that already shows the implementation's state departed (the fault's cause,
-:func:`conformance.shrink_inspect.shown_earlier`).
+the first delta debugging for a trace still longer than 16 steps.  It may also end earlier:
+in an inspection that already shows the implementation's state departed (the fault's cause,
+:func:`conformance.shrink_inspect.shown_earlier`), or, for a failure that arose because a
+later step contradicted the reading an earlier step chose, at that earlier step under a
+configuration where the readings agree there (:func:`conformance.shrink_readings.disambiguated`).
 The result is 1-minimal: removing any single operation makes it pass.
 """
 
@@ -23,6 +25,7 @@ from conformance import shrink_depths
 from conformance import shrink_variants as v
 from conformance.runner import run_trace
 from conformance.shrink_inspect import shown_earlier
+from conformance.shrink_readings import disambiguated
 from conformance.trace import TraceResult
 from reference_model import operations as o
 from reference_model.config import Config
@@ -204,6 +207,9 @@ def minimise(
     shown = shown_earlier(run, config, current, budget)
     if shown is not None:
         return minimise(adapter_factory, config, shown, max_runs=budget[0])
+    chosen = disambiguated(adapter_factory, run, config, current, budget) if len(current) <= _RETUNE_LIMIT else None
+    if chosen is not None:
+        return minimise(adapter_factory, *chosen, max_runs=budget[0])
     narrowed = _narrowed(run, config, current, target, budget)
     if narrowed is not None:
         return minimise(adapter_factory, *narrowed, max_runs=budget[0])
@@ -219,14 +225,6 @@ def narrows(target: str, key: str | None) -> bool:
     rules, _, kind = target.split("|")
     other, _, other_kind = key.split("|")
     return other_kind == kind and set(other.split("+")) < set(rules.split("+"))
-
-
-def may_become(target: str, key: str | None) -> bool:
-    """Whether :func:`minimise` may turn failure ``target`` into failure ``key``: the same failure,
-    narrowed to some of its rules (:func:`narrows`), or its cause shown in the implementation's
-    state by an inspection (:func:`conformance.shrink_inspect.shown_earlier`)."""
-    shown_in_state = key is not None and key != "fault" and key.endswith(f"|{o.Inspect.KIND}")
-    return key == target or narrows(target, key) or shown_in_state
 
 
 def _narrowed(

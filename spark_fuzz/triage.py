@@ -19,7 +19,7 @@ import attrs
 
 from adapters.protocol import Adapter
 from conformance.results import FailureRecord
-from conformance.shrink import may_become, minimise
+from conformance.shrink import minimise
 from conformance.trace import TraceResult
 from properties.generator import generate
 from spark_fuzz.blocks import CampaignSpec, trace_profile, trace_seed
@@ -89,21 +89,21 @@ def triage_example(
 ) -> dict[str, Any]:
     """Regenerate, minimise and transcribe one signature's example.
 
-        Returns a JSON-safe record: the example, ``reproduced`` (the regenerated trace failed
-        the same way again, or as :func:`conformance.shrink.may_become`: narrowed to some of its rules,
-    or shown earlier in state),
-        the original and minimised lengths, and the ``transcript`` (None when the failure did not
-        reproduce: a flaky implementation).
+    Returns a JSON-safe record: the example, ``reproduced`` (the regenerated trace failed
+    again), the ``minimised_signature`` (minimisation keeps the example's signature, or shows
+    the same fault at fewer of its rules, in the state, or at the step that chose a reading:
+    :func:`conformance.shrink.minimise`), the original and minimised lengths, and the
+    ``transcript`` (None when the failure did not reproduce: a flaky implementation).
     """
     from conformance.reproducer import transcript_stem, write_transcript
 
     config, ops = regenerate(spec, example)
     result = minimise(factory, config, ops, max_runs=max_runs)
-    wanted = "fault" if example.kind == "fault" else example.signature
-    reproduced = may_become(wanted, _key(result))
+    reproduced = _key(result) is not None
     record: dict[str, Any] = {
         "example": example.to_record(), "reproduced": reproduced, "original_length": len(ops),
-        "minimised_length": len(result.ops) if reproduced else None, "transcript": None, "stem": None,
+        "minimised_length": len(result.ops) if reproduced else None, "minimised_signature": _key(result),
+        "transcript": None, "stem": None,
     }  # fmt: skip
     if reproduced:
         transcript = write_transcript(failure_record(example.profile, result), spec.adapter)

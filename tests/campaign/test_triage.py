@@ -38,7 +38,7 @@ def test_triage_minimises_and_writes_a_transcript_that_replays():
     spec = CampaignSpec(MUTANT, 80, 12, seed=2, profiles="mq")
     example = _example(spec)
     record = triage_example(spec, example, lambda: load_adapter(MUTANT))
-    assert record["reproduced"]
+    assert (True, example.signature) == (record["reproduced"], record["minimised_signature"])
     assert record["minimised_length"] <= record["original_length"]
     transcript = validate_transcript(json.loads(json.dumps(record["transcript"])))
     assert (MUTANT, "mq", "divergence") == (transcript["adapter"], transcript["profile"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.mutants import get_mutant
 from adapters.reference import ReferenceAdapter
-from conformance.shrink import _runner, may_become, minimise
+from conformance.shrink import _runner, minimise
 from conformance.shrink_inspect import shown_earlier
 from reference_model import operations as o
 from reference_model.config import Config, QueueDef, StructureDef
@@ -53,10 +53,3 @@ def test_no_inspection_is_added_to_a_trace_the_reference_passes():
 def test_minimise_reports_the_queue_full_switch_fault_within_one_step_of_the_documented_two():
     result = minimise(lambda: get_mutant(QFULL_ENABLES_HI), _queue_full_config(), _queue_full_the_long_way())
     assert ("fail", "inspect", 3) == (result.verdict, result.divergence.op["op"], len(result.ops))
-
-
-def test_a_failure_may_become_itself_narrowed_or_a_state_divergence_at_an_inspection_only():
-    target = "QDEPTH-001+QDEPTH-004|events|put"
-    keys = [target, "QDEPTH-001|events|put", "QDEPTH-004|value.queues.Q1.qdphiev|inspect", "CQS-014|signals|get"]
-    keys += ["fault", None]
-    assert [True, True, True, False, False, False] == [may_become(target, key) for key in keys]
