@@ -51,7 +51,9 @@ def _minimised(sig: Record) -> str:
         return "not triaged"
     if not t["reproduced"]:
         return "did not reproduce"
-    return f"{t['original_length']} -> {t['minimised_length']} steps"
+    shown = t.get("minimised_signature")
+    shown_as = f" (shown as {shown})" if shown and shown != sig["signature"] else ""
+    return f"{t['original_length']} -> {t['minimised_length']} steps{shown_as}"
 
 
 def _facts(summary: Record) -> list[tuple[str, str]]:

@@ -302,8 +302,10 @@ def export_reproducers(fs: HadoopFS, spec: CampaignSpec, examples: list[triage.E
             record["pytest"] = fs.local_path(test)
             record["replay"] = triage.replay_command(fs.local_path(path), spec.adapter)
         record["seconds"] = round(time.perf_counter() - start, 3)
+        shown = record.get("minimised_signature")
+        shown_as = f" (shown as {shown})" if shown not in (None, example.signature) else ""
         emit(f"triage {example.signature}: {record['original_length']} -> {record['minimised_length']} steps"
-             + ("" if record["reproduced"] else " (did not reproduce)"))  # fmt: skip
+             + shown_as + ("" if record["reproduced"] else " (did not reproduce)"))  # fmt: skip
         out[example.signature] = record
     return out
 

@@ -82,3 +82,13 @@ def test_diff_text_has_a_table_per_status():
     assert "Changed failures (fail in both, differently): 1" in text
     assert "New failures (fail in B, passed in A): 0" in text
     assert "S2" in text
+
+
+def test_a_reproducer_shown_under_another_signature_says_which():
+    shown = "CQS-014|signals|get"
+    signature = {
+        **SUMMARY["signatures"][0],
+        "triage": {**SUMMARY["signatures"][0]["triage"], "minimised_signature": shown},
+    }
+    text = render_markdown({**SUMMARY, "signatures": [signature]})
+    assert "1 -> 1 steps (shown as CQS-014\\|signals\\|get)" in text
