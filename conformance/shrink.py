@@ -204,16 +204,28 @@ def minimise(
         position -= 1  # the variant at this position of the new list is the next one not yet tried
     if len(current) <= _RETUNE_LIMIT:
         config, current, best = _retuned(run, config, current, best, target, budget)
-    shown = shown_earlier(run, config, current, budget)
-    if shown is not None:
-        return minimise(adapter_factory, config, shown, max_runs=budget[0])
-    chosen = disambiguated(adapter_factory, run, config, current, budget) if len(current) <= _RETUNE_LIMIT else None
-    if chosen is not None:
-        return minimise(adapter_factory, *chosen, max_runs=budget[0])
-    narrowed = _narrowed(run, config, current, target, budget)
-    if narrowed is not None:
-        return minimise(adapter_factory, *narrowed, max_runs=budget[0])
+    reshaped = _reshaped(adapter_factory, run, config, current, target, budget)
+    if reshaped is not None:
+        return minimise(adapter_factory, *reshaped, max_runs=budget[0])
     return best if len(best.ops) == len(current) else run(config, current)
+
+
+def _reshaped(
+    adapter_factory: Callable[[], Adapter],
+    run: Callable[[Config, Sequence[Any]], TraceResult],
+    config: Config,
+    ops: list[Any],
+    target: str,
+    budget: list[int],
+) -> tuple[Config, list[Any]] | None:
+    """A shorter trace showing the same fault otherwise, once the variants bring nothing: its state
+    inspected where it departed, the step that chose a reading under a configuration where the
+    readings agree there (short traces only), or fewer of its rules (:func:`_narrowed`)."""
+    shown = shown_earlier(run, config, ops, budget)
+    if shown is not None:
+        return config, shown
+    chosen = disambiguated(adapter_factory, run, config, ops, budget) if len(ops) <= _RETUNE_LIMIT else None
+    return chosen or _narrowed(run, config, ops, target, budget)
 
 
 def narrows(target: str, key: str | None) -> bool:
