@@ -64,8 +64,11 @@ def _ddmin(
     ops: list[Any],
     accepts: Callable[[str | None], bool],
     budget: list[int],
+    finest: int | None = None,
 ) -> tuple[list[Any], TraceResult | None]:
-    """Delta debugging over ``ops`` (whose failure ``accepts``); ``budget[0]`` counts down replays."""
+    """Delta debugging over ``ops`` (whose failure ``accepts``); ``budget[0]`` counts down replays.
+    With ``finest``, no finer than that many chunks: a coarse pass, whose cost does not grow with
+    the trace's length."""
     current, best = ops, None
     granularity = 2
     while len(current) >= 2 and budget[0] > 0:
@@ -80,7 +83,7 @@ def _ddmin(
                 granularity = max(granularity - 1, 2)
                 break
         if not reduced:
-            if chunk == 1:
+            if chunk == 1 or (finest is not None and granularity >= finest):
                 break
             granularity = min(len(current), granularity * 2)
     return current, best
@@ -88,6 +91,8 @@ def _ddmin(
 
 #: Longest trace for which a smaller configuration is also tried without a window of operations.
 _WINDOW_LIMIT = 16
+#: Chunks the coarse delta debugging after a variant of a trace longer than that goes down to.
+_COARSE_CHUNKS = 8
 #: Windows tried per variant, widest first: most variants fail to reproduce under any window, and
 #: trying every one of a 16-step trace's 120 windows would spend the budget on a few variants.
 _WINDOW_TRIES = 30
@@ -197,11 +202,16 @@ def minimise(
             continue
         if result is None:
             continue
-        ops_now, found = _ddmin(run, candidate, start[: _kept(result)], same, budget)
+        # on a long trace, a variant that lets little go is not worth a full pass (hundreds of replays)
+        finest = _COARSE_CHUNKS if len(start) > _WINDOW_LIMIT else None
+        ops_now, found = _ddmin(run, candidate, start[: _kept(result)], same, budget, finest)
         if _measure(candidate, ops_now) >= _measure(config, current):
             continue  # only keep a variant that makes the reproducer shorter or the configuration smaller
         config, current, best, since_improved = candidate, ops_now, found or result, 0
         position -= 1  # the variant at this position of the new list is the next one not yet tried
+    if len(current) > _WINDOW_LIMIT:  # the variants' coarse passes may have left it short of 1-minimal
+        current, found = _ddmin(run, config, current, same, budget)
+        best = found or best
     if len(current) <= _RETUNE_LIMIT:
         config, current, best = _retuned(run, config, current, best, target, budget)
     reshaped = _reshaped(adapter_factory, run, config, current, target, budget)

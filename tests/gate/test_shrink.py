@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import types
+
 import attrs
 
 from adapters.mutants import get_mutant
@@ -259,9 +261,9 @@ def test_minimise_drops_the_queues_no_step_names_before_delta_debugging(monkeypa
     seen = []
     ddmin = shrink._ddmin
 
-    def recording(run, config, ops, target, budget):
+    def recording(run, config, ops, target, budget, finest=None):
         seen.append(len(config.queues))
-        return ddmin(run, config, ops, target, budget)
+        return ddmin(run, config, ops, target, budget, finest)
 
     monkeypatch.setattr(shrink, "_ddmin", recording)
     minimise(lambda: get_mutant(CONTRACTION), config, _padded_contraction())
@@ -339,3 +341,17 @@ def test_minimise_folds_a_setxcf_alter_to_reach_the_documented_four_steps():
     ]
     result = minimise(lambda: get_mutant("M-CQS-020-c"), config, ops)
     assert ("fail", "signals", 4) == (result.verdict, result.divergence.field, len(result.ops))
+
+
+def _needs_first_and_last(config, candidate):
+    """A stand-in replay: the trace fails (signature X) while it keeps its first and last operations."""
+    failing = candidate[:1] == ["first"] and candidate[-1:] == ["last"]
+    divergence = types.SimpleNamespace(signature=lambda: "X") if failing else None
+    return types.SimpleNamespace(divergence=divergence, fault=None, steps_checked=len(candidate))
+
+
+def test_a_coarse_delta_debugging_pass_goes_no_finer_than_its_chunks():
+    ops = ["first", *range(6), "last"]
+    coarse, _ = shrink._ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100], finest=2)
+    full, _ = shrink._ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100])
+    assert (ops, ["first", "last"]) == (coarse, full)
