@@ -9,7 +9,9 @@ the first delta debugging for a trace still longer than 16 steps.  It may also e
 in an inspection that already shows the implementation's state departed (the fault's cause,
 :func:`conformance.shrink_inspect.shown_earlier`), or, for a failure that arose because a
 later step contradicted the reading an earlier step chose, at that earlier step under a
-configuration where the readings agree there (:func:`conformance.shrink_readings.disambiguated`).
+configuration where the readings agree there (:func:`conformance.shrink_readings.disambiguated`),
+or with its runs of like puts cut to a few under a small structure from a grid
+(:func:`conformance.shrink_runs.rescaled`).
 The result is 1-minimal: removing any single operation makes it pass.
 """
 
@@ -26,6 +28,7 @@ from conformance import shrink_variants as v
 from conformance.runner import run_trace
 from conformance.shrink_inspect import shown_earlier
 from conformance.shrink_readings import disambiguated
+from conformance.shrink_runs import rescaled
 from conformance.trace import TraceResult
 from reference_model import operations as o
 from reference_model.config import Config
@@ -93,6 +96,10 @@ def _ddmin(
 _WINDOW_LIMIT = 16
 #: Chunks the coarse delta debugging after a variant of a trace longer than that goes down to.
 _COARSE_CHUNKS = 8
+#: Replays the structure grid of a trace with its runs cut may take (three cuts of 3,360 structures
+#: and lengths a structure; each replay is of a few steps), and those a trace it found is minimised with.
+_GRID_RUNS = 10_500
+_RESHAPED_RUNS = 300
 #: Windows tried per variant, widest first: most variants fail to reproduce under any window, and
 #: trying every one of a 16-step trace's 120 windows would spend the budget on a few variants.
 _WINDOW_TRIES = 30
@@ -216,7 +223,8 @@ def minimise(
         config, current, best = _retuned(run, config, current, best, target, budget)
     reshaped = _reshaped(adapter_factory, run, config, current, target, budget)
     if reshaped is not None:
-        return minimise(adapter_factory, *reshaped, max_runs=budget[0])
+        # at least a short pass: the grid may have found it with the main budget spent
+        return minimise(adapter_factory, *reshaped, max_runs=max(budget[0], _RESHAPED_RUNS))
     return best if len(best.ops) == len(current) else run(config, current)
 
 
@@ -230,11 +238,14 @@ def _reshaped(
 ) -> tuple[Config, list[Any]] | None:
     """A shorter trace showing the same fault otherwise, once the variants bring nothing: its state
     inspected where it departed, the step that chose a reading under a configuration where the
-    readings agree there (short traces only), or fewer of its rules (:func:`_narrowed`)."""
+    readings agree there (short traces only), its runs of one put cut to one under a grid
+    structure (:func:`conformance.shrink_runs.rescaled`), or fewer of its rules (:func:`_narrowed`)."""
     shown = shown_earlier(run, config, ops, budget)
     if shown is not None:
         return config, shown
     chosen = disambiguated(adapter_factory, run, config, ops, budget) if len(ops) <= _RETUNE_LIMIT else None
+    # the grid's traces are a few steps each: an allowance of their own, however much is left
+    chosen = chosen or rescaled(run, config, ops, lambda result: _key(result) == target, [_GRID_RUNS])
     return chosen or _narrowed(run, config, ops, target, budget)
 
 

@@ -28,8 +28,8 @@ from reference_model.errors import ConfigurationError
 _OVERFLOW_READINGS = frozenset({"cqs_target", "cqs_usage_metric"})
 _USABLE_KB = (1, 2, 3, 4, 6, 8, 12, 16)
 _RATIOS = (1, 2, 4, 6)
-_OVFLWMAX = tuple(range(30, 95, 5))
-_LENGTHS = (0, 256, 512, 1000, 1024, 2048, 4096)
+_THRESHOLDS = tuple(range(30, 101, 5))
+LENGTHS = (0, 256, 512, 1000, 1024, 2048, 4096)
 
 
 def reading_steps(
@@ -58,15 +58,17 @@ def reading_steps(
     return out
 
 
-def _structures(config: Config) -> Iterator[Config]:
-    """Each queue structure's usable size, RATIO and OVFLWMAX from the grid, smallest first."""
+def grid_structures(config: Config, threshold: str = "ovflwmax") -> Iterator[Config]:
+    """Each queue structure's usable size, RATIO and ``threshold`` (OVFLWMAX, or FULLTHRESHOLD)
+    from the grid, smallest first."""
     fixed = config.accounting.fixed_kb
     for i, s in enumerate(config.structures):
         if s.resource:
             continue
-        for usable, ratio, ovflwmax in itertools.product(_USABLE_KB, _RATIOS, _OVFLWMAX):
+        for usable, ratio, percent in itertools.product(_USABLE_KB, _RATIOS, _THRESHOLDS):
             initsize = None if s.initsize_kb is None else fixed + usable
-            new = attrs.evolve(s, size_kb=fixed + usable, initsize_kb=initsize, ratio=ratio, ovflwmax=ovflwmax)
+            changes = {"size_kb": fixed + usable, "initsize_kb": initsize, "ratio": ratio, threshold: percent}
+            new = attrs.evolve(s, **changes)
             try:
                 yield attrs.evolve(config, structures=(*config.structures[:i], new, *config.structures[i + 1 :]))
             except ConfigurationError:
@@ -80,11 +82,11 @@ def overflow_grid(config: Config, ops: list[Any]) -> Iterator[tuple[Config, list
     structure whose OVFLWMAX sits just under the usage one put reaches makes them agree."""
     puts = [i for i, op in enumerate(ops) if isinstance(op, o.Put)]
     longest = max(puts, key=lambda i: ops[i].length, default=None)
-    for candidate in _structures(config):
+    for candidate in grid_structures(config):
         if longest is None:
             yield candidate, ops
             continue
-        for length in _LENGTHS:
+        for length in LENGTHS:
             yield candidate, [*ops[:longest], attrs.evolve(ops[longest], length=length), *ops[longest + 1 :]]
 
 

@@ -70,6 +70,8 @@ def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             except ConfigurationError:  # e.g. INITSIZE above the smaller SIZE
                 return None
 
+        if config.profile == "mq":  # the offload rules are MQ's; a rule met sooner shortens the trace most
+            out += [swap(simpler) for simpler in shrink_offload.simpler_rules(s)]
         grows = s.effective_initsize_kb < s.size_kb and any(
             isinstance(op, o.AlterOutcome | o.SetxcfAlter) and op.cfstruct == s.name for op in ops
         )
@@ -89,8 +91,6 @@ def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
             # the lowest threshold is reached first; the highest leaves the most room between
             # the threshold and the selection goal 20% below it (CQS-004, CQS-007)
             out += [swap(attrs.evolve(s, ovflwmax=v)) for v in (1, 100) if v != s.effective_ovflwmax]
-        if config.profile == "mq":  # the offload rules are MQ's
-            out += [swap(simpler) for simpler in shrink_offload.simpler_rules(s)]
     kept = [c for c in out if c is not None]
     for i, q in enumerate(config.queues):
         if q.name not in used:

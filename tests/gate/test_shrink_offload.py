@@ -90,3 +90,15 @@ def test_minimise_lowers_the_shared_threshold_to_reach_the_documented_three_step
     ]
     result = minimise(lambda: get_mutant("M-OFFLOAD-012-c"), _config(s, ("QM01", "QM02")), ops)
     assert ("fail", "offloaded", 3) == (result.verdict, result.divergence.field, len(result.ops))
+
+
+def test_minimise_reaches_the_documented_two_steps_from_fifteen_32k_puts_at_cflevel4():
+    """M-CFLEVEL-006-a as the seed-2 gate met it: fifteen 32 KB puts reach OFFLD2TH(80) on 856 KB
+    usable (8 steps left once the replay budget ran out).  OFFLD1TH(0), now tried before the size
+    ladder, and a structure from the grid with the run of puts cut, each show it at the second put."""
+    s = StructureDef("APP1", size_kb=7000, fullthreshold=100, ratio=6, cflevel=4, recover=True)
+    queues = tuple(QueueDef(n, cfstruct="APP1", qdepthhi=21, qdepthlo=51, qdpmaxev=True) for n in ("Q0", "Q1"))
+    config = Config(profile="mq", qmgrs=("QM01", "QM02", "QM03"), structures=(s,), queues=queues)
+    ops = [o.Put("QM01", "Q0", 32768, tag=7), *(o.Put("QM03", "Q1", 32767, tag=n) for n in range(8, 22))]
+    result = minimise(lambda: get_mutant("M-CFLEVEL-006-a"), config, ops)
+    assert ("fail", "offloaded", 2) == (result.verdict, result.divergence.field, len(result.ops))
