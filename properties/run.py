@@ -18,6 +18,7 @@ from conformance.trace import TraceResult
 from properties.base import SearchOver
 from properties.machine import AdapterFailure, ConformanceFailure, machine_for
 from properties.profiles import profile_settings
+from properties.seeded import seed_alone
 
 
 @attrs.frozen
@@ -52,7 +53,7 @@ def run_machine(
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
-    Hypothesis generates; after the first failure it goes on for a while collecting
+    Hypothesis generates, from the seed alone (:func:`properties.seeded.seed_alone`); after the first failure it goes on for a while collecting
     more failing cases (:data:`properties.base.MORE_CASES`), minimised through the adapter
     by :func:`conformance.shrink.minimise_shortest` rather than by Hypothesis's
     shrinker, which spent over 90% of the gate's time in measurements (and can
@@ -67,7 +68,8 @@ def run_machine(
     start = time.perf_counter()
     error = None
     try:
-        run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
+        with seed_alone():
+            run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
     except (ConformanceFailure, AdapterFailure, SearchOver):
         pass  # recorded by the machine's recorder
     except Exception:
