@@ -53,9 +53,10 @@ def run_machine(
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
-    Hypothesis generates, from the seed alone (:func:`properties.seeded.seed_alone`); after the first failure it goes on for a while collecting
-    more failing cases (:data:`properties.base.MORE_CASES`), minimised through the adapter
-    by :func:`conformance.shrink.minimise_shortest` rather than by Hypothesis's
+    Hypothesis generates, from the seed alone (:func:`properties.seeded.seed_alone`);
+    after the first failure it goes on for a while collecting more failing cases
+    (:data:`properties.base.MORE_CASES`), minimised through the adapter by
+    :func:`conformance.shrink.minimise_shortest` rather than by Hypothesis's
     shrinker, which spent over 90% of the gate's time in measurements (and can
     run for minutes against a slow out-of-process implementation).  The shortest
     minimised trace is the reported failure.

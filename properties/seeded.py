@@ -6,9 +6,9 @@ library and site-packages, tests excepted).  For the gate that pool made the tra
 seed generates depend on things that are not the seed: how cfconform was installed
 (editable or not), every constant anywhere in its own source or the implementation's,
 and which modules a process had imported before the run (a pool worker's earlier
-jobs, an xdist worker's earlier tests).  The same seed and code then collected
-different failing cases (M-QDEPTH-006-b, seed 1: cases of 57, 65 and 66 steps alone in a
-process, longer ones inside the kill table).  While the gate generates, the pool is
+jobs, an xdist worker's earlier tests).  The same seed then collected different
+failing cases at two commits that changed no strategy (M-QDEPTH-006-b, seed 1: cases of
+129 and 351 steps at one, of 57, 65 and 66 at the next).  While the gate generates, the pool is
 held empty; the strategies aim at each documented boundary themselves
 (:mod:`properties.boundaries`).
 """
