@@ -4,12 +4,13 @@ thresholds lowered by whole messages, and a queue's depth settings taken from a 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import product
 from typing import Any
 
 import attrs
 
 from reference_model import operations as o
-from reference_model.config import Config
+from reference_model.config import Config, QueueDef
 
 
 def nearer_depths(config: Config, op: o.AlterQueue) -> list[o.AlterQueue]:
@@ -67,3 +68,15 @@ def _first_with_events(config: Config, ops: Sequence[Any]) -> str | None:
     """The first queue the trace puts to or gets from that has a depth event switched on."""
     evented = {q.name for q in config.queues if any(getattr(q, k) for k in _EVENT_SWITCHES)}
     return next((op.queue for op in ops if isinstance(op, o.Put | o.Get) and op.queue in evented), None)
+
+
+def full_at_once(queue: QueueDef) -> list[QueueDef]:
+    """The queue at MAXDEPTH 0 with its depth event switches in each other combination: a trace
+    that puts and gets only to set the switches a Queue Full event then toggles (QDEPTH-003..006)
+    keeps just the put that finds the queue full, when both changes are made together."""
+    now = tuple(getattr(queue, k) for k in _EVENT_SWITCHES)
+    return [
+        attrs.evolve(queue, maxdepth=0, **dict(zip(_EVENT_SWITCHES, combo, strict=True)))
+        for combo in product((False, True), repeat=len(_EVENT_SWITCHES))
+        if combo != now and sum(a != b for a, b in zip(combo, now, strict=True)) > (queue.maxdepth == 0)
+    ]

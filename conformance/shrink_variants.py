@@ -104,8 +104,10 @@ def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         variants += [attrs.evolve(q, qdepthhi=100)] if q.qdepthhi < 100 else []
         # an event switch set differently from the start saves the operations that toggled it
         variants += [attrs.evolve(q, **{flag: not getattr(q, flag)}) for flag in ("qdphiev", "qdploev", "qdpmaxev")]
-        # MAXDEPTH 0: every put is Queue Full at once (QDEPTH-003..006)
+        # MAXDEPTH 0: every put is Queue Full at once (QDEPTH-003..006), with the event switches
+        # as the operations before the full queue had left them (a Queue Full event's toggles)
         variants += [attrs.evolve(q, maxdepth=0)] if q.maxdepth > 0 else []
+        variants += shrink_depths.full_at_once(q)
         for smaller_q in variants:
             kept.append(attrs.evolve(config, queues=(*config.queues[:i], smaller_q, *config.queues[i + 1 :])))
     return kept + [c for c in last if c is not None]
