@@ -20,6 +20,7 @@ import attrs
 from adapters.protocol import Adapter
 from conformance.results import FailureRecord
 from conformance.shrink import minimise
+from conformance.shrink_search import signature
 from conformance.trace import TraceResult
 from properties.generator import generate
 from spark_fuzz.blocks import CampaignSpec, trace_profile, trace_seed
@@ -68,12 +69,6 @@ def regenerate(spec: CampaignSpec, example: Example) -> tuple[Any, list[Any]]:
     return config, (ops[: example.trace_length] if example.trace_length > 0 else ops)
 
 
-def _key(result: TraceResult) -> str | None:
-    if result.divergence is not None:
-        return result.divergence.signature()
-    return "fault" if result.fault is not None else None
-
-
 def failure_record(profile: str, result: TraceResult) -> FailureRecord:
     """A failing :class:`TraceResult` as the gate's failure record (what transcripts are written from)."""
     d, f = result.divergence, result.fault
@@ -99,10 +94,10 @@ def triage_example(
 
     config, ops = regenerate(spec, example)
     result = minimise(factory, config, ops, max_runs=max_runs)
-    reproduced = _key(result) is not None
+    reproduced = signature(result) is not None
     record: dict[str, Any] = {
         "example": example.to_record(), "reproduced": reproduced, "original_length": len(ops),
-        "minimised_length": len(result.ops) if reproduced else None, "minimised_signature": _key(result),
+        "minimised_length": len(result.ops) if reproduced else None, "minimised_signature": signature(result),
         "transcript": None, "stem": None,
     }  # fmt: skip
     if reproduced:

@@ -8,7 +8,7 @@ import attrs
 
 from adapters.mutants import get_mutant
 from adapters.reference import ReferenceAdapter
-from conformance import shrink, shrink_depths, shrink_variants
+from conformance import shrink, shrink_depths, shrink_narrow, shrink_search, shrink_variants
 from conformance.runner import run_trace
 from conformance.shrink import minimise, minimise_shortest
 from properties import base
@@ -259,13 +259,13 @@ def test_minimise_drops_the_queues_no_step_names_before_delta_debugging(monkeypa
         queues=(*_contraction_config().queues, *(QueueDef(f"F{i}", cfstruct="APP2") for i in range(20))),
     )
     seen = []
-    ddmin = shrink._ddmin
+    ddmin = shrink.ddmin
 
     def recording(run, config, ops, target, budget, finest=None):
         seen.append(len(config.queues))
         return ddmin(run, config, ops, target, budget, finest)
 
-    monkeypatch.setattr(shrink, "_ddmin", recording)
+    monkeypatch.setattr(shrink, "ddmin", recording)
     minimise(lambda: get_mutant(CONTRACTION), config, _padded_contraction())
     assert 1 == seen[0]
 
@@ -289,7 +289,7 @@ def test_minimise_retunes_the_depths_of_a_queue_with_events_that_no_alter_names(
 def test_a_failure_narrows_to_some_of_its_rules_at_the_same_kind_of_operation_only():
     target = "CAPACITY-001+QDEPTH-015|reason|put"
     keys = ("QDEPTH-015|ok|put", target, "QDEPTH-015|ok|get", "QUEUE-004|ok|put", "fault", None)
-    assert [True, False, False, False, False, False] == [shrink.narrows(target, key) for key in keys]
+    assert [True, False, False, False, False, False] == [shrink_narrow.narrows(target, key) for key in keys]
 
 
 def test_minimise_narrows_a_full_queue_in_a_full_structure_to_the_full_queue_alone():
@@ -352,6 +352,6 @@ def _needs_first_and_last(config, candidate):
 
 def test_a_coarse_delta_debugging_pass_goes_no_finer_than_its_chunks():
     ops = ["first", *range(6), "last"]
-    coarse, _ = shrink._ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100], finest=2)
-    full, _ = shrink._ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100])
+    coarse, _ = shrink_search.ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100], finest=2)
+    full, _ = shrink_search.ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100])
     assert (ops, ["first", "last"]) == (coarse, full)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from adapters.mutants import get_mutant
 from adapters.reference import ReferenceAdapter
-from conformance.shrink import _runner, minimise
+from conformance.shrink import minimise
 from conformance.shrink_inspect import shown_earlier
+from conformance.shrink_search import runner
 from reference_model import operations as o
 from reference_model.config import Config, QueueDef, StructureDef
 
@@ -35,19 +36,19 @@ def _queue_full_the_long_way() -> list[object]:
 
 
 def test_a_switch_set_wrongly_by_queue_full_is_shown_by_an_inspection_right_after_it():
-    run = _runner(lambda: get_mutant(QFULL_ENABLES_HI))
+    run = runner(lambda: get_mutant(QFULL_ENABLES_HI))
     shown = shown_earlier(run, _queue_full_config(), _queue_full_the_long_way(), [100])
     assert [*_queue_full_the_long_way()[:2], o.Inspect()] == shown
 
 
 def test_no_inspection_is_added_where_the_state_matched_until_the_failing_step():
-    run = _runner(lambda: get_mutant(QFULL_ENABLES_HI))
+    run = runner(lambda: get_mutant(QFULL_ENABLES_HI))
     first_put_then_full = _queue_full_the_long_way()[:2]
     assert None is shown_earlier(run, _queue_full_config(), [*first_put_then_full, o.Inspect()], [100])
 
 
 def test_no_inspection_is_added_to_a_trace_the_reference_passes():
-    assert None is shown_earlier(_runner(ReferenceAdapter), _queue_full_config(), _queue_full_the_long_way(), [100])
+    assert None is shown_earlier(runner(ReferenceAdapter), _queue_full_config(), _queue_full_the_long_way(), [100])
 
 
 def test_minimise_reports_the_queue_full_switch_fault_in_the_documented_two_steps():

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from adapters.mutants import get_mutant
 from adapters.reference import ReferenceAdapter
-from conformance.shrink import _runner, minimise
+from conformance.shrink import minimise
 from conformance.shrink_readings import disambiguated, reading_steps
+from conformance.shrink_search import runner
 from reference_model import operations as o
 from reference_model.config import Config, QueueDef, StructureDef
 
@@ -46,7 +47,7 @@ def test_an_implementation_following_the_default_readings_narrows_none():
 
 
 def test_a_primary_where_the_readings_agree_shows_the_early_end_at_that_get():
-    run = _runner(lambda: get_mutant(EARLY_END))
+    run = runner(lambda: get_mutant(EARLY_END))
     ops = _overflow_ended_then_entered_again()
     config, prefix = disambiguated(lambda: get_mutant(EARLY_END), run, _small_primary(), ops, [3000])
     result = run(config, prefix)

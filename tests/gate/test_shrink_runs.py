@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from adapters.mutants import get_mutant
-from conformance.shrink import _key, _runner, minimise
+from conformance.shrink import minimise
 from conformance.shrink_runs import cut_runs, rescaled, scaled
+from conformance.shrink_search import runner, signature
 from reference_model import operations as o
 from reference_model.config import Config, QueueDef, StructureDef
 
@@ -51,16 +52,16 @@ def test_scaled_gives_the_longest_put_each_ladder_length_and_the_others_in_propo
 def test_rescaled_tries_nothing_when_no_run_can_be_cut():
     ops = [o.Put("QM01", "Q1", 0, tag=1), o.Get("QM01", "Q1"), o.Put("QM01", "Q1", 0, tag=2)]
     budget = [100]
-    found = rescaled(_runner(lambda: get_mutant(IXC586I_AT_THRESHOLD)), _app1_at_half(), ops, bool, budget)
+    found = rescaled(runner(lambda: get_mutant(IXC586I_AT_THRESHOLD)), _app1_at_half(), ops, bool, budget)
     assert (None, 100) == (found, budget[0])
 
 
 def test_rescaled_shows_an_ixc586i_at_the_threshold_with_two_puts_under_a_grid_structure():
-    run = _runner(lambda: get_mutant(IXC586I_AT_THRESHOLD))
+    run = runner(lambda: get_mutant(IXC586I_AT_THRESHOLD))
     ops = _filled_to_the_threshold_then_a_get()
-    target = _key(run(_app1_at_half(), ops))
-    config, trial = rescaled(run, _app1_at_half(), ops, lambda result: _key(result) == target, [20_000])
-    assert ("CAPACITY-003|signals|get", 3) == (_key(run(config, trial)), len(trial))
+    target = signature(run(_app1_at_half(), ops))
+    config, trial = rescaled(run, _app1_at_half(), ops, lambda result: signature(result) == target, [20_000])
+    assert ("CAPACITY-003|signals|get", 3) == (signature(run(config, trial)), len(trial))
 
 
 def test_minimise_takes_three_equal_queues_where_selection_must_go_20_points_below():
