@@ -50,10 +50,13 @@ class MQAdmin(MQTraffic):
     def define_past_limit(self, data: st.DataObject) -> None:
         """In a configuration built at a topology limit, a valid definition of the next structure or
         queue (the 63rd or 64th structure, the 512th or 513th queue: TOPOLOGY-003..005) often.  The
-        next structure may be CSQSYSAPPL, which changes the limit the others count against (TOPOLOGY-004)."""
-        if len(self.model.structures) <= 60:
+        next structure may be CSQSYSAPPL, which changes the limit the others count against (TOPOLOGY-004);
+        beside 62 others it always is: as the 63rd it must be accepted, and only that case tells
+        CSQSYSAPPL counted once from counted twice (a plain 63rd comes from ``define`` at the limit)."""
+        count = len(self.model.structures)
+        if count <= 60:
             self._define_queue(data, True)
-        elif "CSQSYSAPPL" not in self.model.structures and data.draw(st.booleans()):
+        elif "CSQSYSAPPL" not in self.model.structures and (count == 62 or data.draw(st.booleans())):
             self._do(o.DefineStructure({"name": "CSQSYSAPPL", "size_kb": 6400}))
         else:
             self._define_structure(data, True)

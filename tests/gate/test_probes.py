@@ -24,6 +24,12 @@ MQ_RECOVERABLE = Config(
     structures=(StructureDef("APP1", cflevel=3, recover=True),),
     queues=(QueueDef("Q0", cfstruct="APP1", maxdepth=5000),),
 )
+#: 62 application structures, none of them CSQSYSAPPL: one below the limit of 63 (TOPOLOGY-003/004).
+MQ_ONE_BELOW_LIMIT = Config(
+    qmgrs=("QM01",),
+    structures=(StructureDef("APP1"), *(StructureDef(f"S{i}", size_kb=6200) for i in range(61))),
+    queues=(QueueDef("Q0", cfstruct="APP1"),),
+)
 CQS_ENTRIES_LEAD = Config(
     profile="cqs",
     qmgrs=("IMS1", "IMS2"),
@@ -58,6 +64,8 @@ CASES = [
     ("M-RECOVERY-007-b", MQ_RECOVERABLE, lambda m: m.failure_cycle(0, 0, "none", 1, "other", 0, False, False, 1)),
     ("M-CQS-020-c", CQS_ENTRIES_LEAD, lambda m: m.usage_metric_probe(0, 0, 5)),
     ("M-CQS-003-a", CQS_ENTRIES_LEAD, lambda m: m.exact_threshold_probe(0, 0)),
+    # beside 62 others, the next structure defined is CSQSYSAPPL (no draw decides it)
+    ("M-TOPOLOGY-004-b", MQ_ONE_BELOW_LIMIT, lambda m: m.define_past_limit(None)),
 ]
 
 
