@@ -13,10 +13,13 @@ from properties import admin_fields as af
 from properties.base import INDEX
 from properties.mq_traffic import MQTraffic
 from reference_model import operations as o
+from reference_model.validation import MAX_STRUCTURES_PER_QSG
 
 ADMIN = ("set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "inspect")
 #: Names IBM reserves: CSQ_ADMIN holds no messages (TOPOLOGY-001); CSQSYSAPPL counts against the limit.
 RESERVED_STRUCTURES = ("CSQ_ADMIN", "CSQSYSAPPL")
+#: Application structures one below the limit (63 beside CSQ_ADMIN: TOPOLOGY-003).
+ONE_BELOW_LIMIT = MAX_STRUCTURES_PER_QSG - 2
 
 
 def _at_a_limit(machine: MQAdmin) -> bool:
@@ -56,7 +59,7 @@ class MQAdmin(MQTraffic):
         count = len(self.model.structures)
         if count <= 60:
             self._define_queue(data, True)
-        elif "CSQSYSAPPL" not in self.model.structures and (count == 62 or data.draw(st.booleans())):
+        elif "CSQSYSAPPL" not in self.model.structures and (count == ONE_BELOW_LIMIT or data.draw(st.booleans())):
             self._do(o.DefineStructure({"name": "CSQSYSAPPL", "size_kb": 6400}))
         else:
             self._define_structure(data, True)
