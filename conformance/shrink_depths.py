@@ -36,7 +36,8 @@ def nearer_depths(config: Config, op: o.AlterQueue) -> list[o.AlterQueue]:
 _RETUNE_MAXDEPTHS = (2, 3, 5, 7, 10)
 _RETUNE_PERCENTS = (12, 17, 20, 33, 50, 67, 80)
 _DEPTH_KEYS = ("maxdepth", "qdepthhi", "qdepthlo")
-_EVENT_SWITCHES = ("qdphiev", "qdploev", "qdpmaxev")
+#: The queue depth event switches (QDEPTH-003..006).
+EVENT_SWITCHES = ("qdphiev", "qdploev", "qdpmaxev")
 
 
 def retuned_depths(config: Config, ops: Sequence[Any]) -> list[tuple[Config, list[Any]]]:
@@ -50,7 +51,7 @@ def retuned_depths(config: Config, ops: Sequence[Any]) -> list[tuple[Config, lis
     name = alters[0].name if alters else _first_with_events(config, ops)
     if name is None:
         return []
-    switches = {k: v for op in alters if op.name == name for k, v in op.changes if k in _EVENT_SWITCHES}
+    switches = {k: v for op in alters if op.name == name for k, v in op.changes if k in EVENT_SWITCHES}
     rest = [op for op in ops if not (isinstance(op, o.AlterQueue) and op.name == name)]
     out = []
     for maxdepth in _RETUNE_MAXDEPTHS:
@@ -66,7 +67,7 @@ def retuned_depths(config: Config, ops: Sequence[Any]) -> list[tuple[Config, lis
 
 def _first_with_events(config: Config, ops: Sequence[Any]) -> str | None:
     """The first queue the trace puts to or gets from that has a depth event switched on."""
-    evented = {q.name for q in config.queues if any(getattr(q, k) for k in _EVENT_SWITCHES)}
+    evented = {q.name for q in config.queues if any(getattr(q, k) for k in EVENT_SWITCHES)}
     return next((op.queue for op in ops if isinstance(op, o.Put | o.Get) and op.queue in evented), None)
 
 
@@ -74,9 +75,9 @@ def full_at_once(queue: QueueDef) -> list[QueueDef]:
     """The queue at MAXDEPTH 0 with its depth event switches in each other combination: a trace
     that puts and gets only to set the switches a Queue Full event then toggles (QDEPTH-003..006)
     keeps just the put that finds the queue full, when both changes are made together."""
-    now = tuple(getattr(queue, k) for k in _EVENT_SWITCHES)
+    now = tuple(getattr(queue, k) for k in EVENT_SWITCHES)
     return [
-        attrs.evolve(queue, maxdepth=0, **dict(zip(_EVENT_SWITCHES, combo, strict=True)))
-        for combo in product((False, True), repeat=len(_EVENT_SWITCHES))
+        attrs.evolve(queue, maxdepth=0, **dict(zip(EVENT_SWITCHES, combo, strict=True)))
+        for combo in product((False, True), repeat=len(EVENT_SWITCHES))
         if combo != now and sum(a != b for a, b in zip(combo, now, strict=True)) > (queue.maxdepth == 0)
     ]

@@ -103,7 +103,7 @@ def smaller_configs(config: Config, ops: Sequence[Any]) -> list[Config]:
         variants += [attrs.evolve(q, qdepthlo=0)] if q.qdepthlo > 0 else []
         variants += [attrs.evolve(q, qdepthhi=100)] if q.qdepthhi < 100 else []
         # an event switch set differently from the start saves the operations that toggled it
-        variants += [attrs.evolve(q, **{flag: not getattr(q, flag)}) for flag in ("qdphiev", "qdploev", "qdpmaxev")]
+        variants += [attrs.evolve(q, **{flag: not getattr(q, flag)}) for flag in shrink_depths.EVENT_SWITCHES]
         # MAXDEPTH 0: every put is Queue Full at once (QDEPTH-003..006), with the event switches
         # as the operations before the full queue had left them (a Queue Full event's toggles)
         variants += [attrs.evolve(q, maxdepth=0)] if q.maxdepth > 0 else []
