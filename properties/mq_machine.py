@@ -57,7 +57,7 @@ class MQMachine(MQOffload):
                 switches = {"qdphiev": True, "qdploev": True, "qdpmaxev": True}
                 limits = {"maxdepth": maxdepth, "qdepthhi": percent, "qdepthlo": low}
                 self._do(o.AlterQueue(name, {**limits, **switches}))
-                self.fill(m, i, 0, until, past, False)
+                self.fill(m, i, 0, until, past, False, "none")
                 if until == "MAXDEPTH":  # switched on again, Queue Full meets QDPHIEV(YES) (QDEPTH-006)
                     self._do(o.AlterQueue(name, switches))
                     self._put(m, i, 0, False, False)

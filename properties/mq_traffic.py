@@ -23,6 +23,8 @@ RELATIVE_LENGTHS = tuple((n, delta) for n in (1, 2, 3) for delta in (-1, 0, 1))
 Length = int | tuple[int, int]
 MQ_LENGTHS = st.one_of(boundary_lengths(), boundary_lengths(), st.sampled_from(RELATIVE_LENGTHS), lengths())
 MQ_TARGETS = ("OFFLD1TH", "OFFLD2TH", "OFFLD3TH", "FULLTHRESHOLD", "QDEPTHHI", "MAXDEPTH", "full")
+#: How a fill's puts are made: outside syncpoint, or in a unit of work then committed or backed out.
+FILL_UNITS = ("none", "commit", "backout")
 
 
 def reached(model: Model, queue: Any, target: str) -> bool:
@@ -130,17 +132,30 @@ class MQTraffic(ProfiledMachine):
         boundary=st.sampled_from(MQ_TARGETS),
         past=st.integers(0, 1),
         persistent=st.booleans(),
+        unit=st.sampled_from(FILL_UNITS),
     )
-    def fill(self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool) -> None:
-        """Boundary targeting: put ``length``-byte messages until ``boundary`` is reached (and ``past`` more)."""
+    def fill(self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool, unit: str) -> None:
+        """Boundary targeting: put ``length``-byte messages until ``boundary`` is reached (and ``past``
+        more).  ``unit``: outside syncpoint, or in one unit of work that is then committed or backed
+        out, so that the backout takes the queue or structure back across the boundary it crossed
+        (CAPACITY-003: IXC586I, QDEPTH-012, CAPACITY-010)."""
         queue = self.model.queues[self._queue(q)]
+        syncpoint = unit != "none"
+        self._fill(m, q, queue, length, boundary, past, persistent, syncpoint)
+        if syncpoint:
+            qmgr = queue.defn.qmgr or self._qmgr(m)
+            self._do((o.Commit if unit == "commit" else o.Backout)(qmgr))
+
+    def _fill(
+        self, m: int, q: int, queue: Any, length: Length, boundary: str, past: int, persistent: bool, syncpoint: bool
+    ) -> None:
         extra = past
         for _ in range(MAX_FILL):
             if reached(self.model, queue, boundary):
                 if extra == 0:
                     return
                 extra -= 1
-            self._put(m, q, length, persistent, False)
+            self._put(m, q, length, persistent, syncpoint)
             if not self._last_ok():
                 return
 

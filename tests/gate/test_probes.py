@@ -30,6 +30,12 @@ MQ_ONE_BELOW_LIMIT = Config(
     structures=(StructureDef("APP1"), *(StructureDef(f"S{i}", size_kb=6200) for i in range(61))),
     queues=(QueueDef("Q0", cfstruct="APP1"),),
 )
+#: A structure of few entries that warns at 50% full (CAPACITY-002/003).
+MQ_SMALL_FULL50 = Config(
+    qmgrs=("QM01",),
+    structures=(StructureDef("APP1", size_kb=6146, ratio=2, fullthreshold=50),),
+    queues=(QueueDef("Q0", cfstruct="APP1", maxdepth=5000),),
+)
 CQS_ENTRIES_LEAD = Config(
     profile="cqs",
     qmgrs=("IMS1", "IMS2"),
@@ -66,6 +72,8 @@ CASES = [
     ("M-CQS-003-a", CQS_ENTRIES_LEAD, lambda m: m.exact_threshold_probe(0, 0)),
     # beside 62 others, the next structure defined is CSQSYSAPPL (no draw decides it)
     ("M-TOPOLOGY-004-b", MQ_ONE_BELOW_LIMIT, lambda m: m.define_past_limit(None)),
+    # a fill past FULLTHRESHOLD in one unit of work, backed out: usage falls back below it
+    ("M-CAPACITY-003-c", MQ_SMALL_FULL50, lambda m: m.fill(0, 0, 0, "FULLTHRESHOLD", 0, False, "backout")),
 ]
 
 
