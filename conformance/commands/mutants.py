@@ -109,7 +109,11 @@ def run(args: argparse.Namespace) -> int:
             f"\nmutation score {totals['killed']}/{totals['mutants']} = {totals['score']:.2%}"
             f"{' (killed under every seed)' if len(seeds) > 1 else ''}; "
             f"time to kill median {totals['median_seconds']} s, max {totals['max_seconds']} s; "
-            f"with the reproducer median {totals['median_total_seconds']} s, max {totals['max_total_seconds']} s; "
-            f"reproducer excess over documented at most {totals['max_excess_steps']} steps"
+            + (
+                f"with the reproducer median {totals['median_total_seconds']} s, max {totals['max_total_seconds']} s; "
+                f"reproducer excess over documented at most {totals['max_excess_steps']} steps"
+                if args.reproduce
+                else "no reproducers minimised (--no-reproducer)"
+            )
         )
     return 0 if totals["killed"] == totals["mutants"] else 1
