@@ -11,7 +11,6 @@ its own, at the rule the step decides.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -19,17 +18,13 @@ import attrs
 
 from adapters.protocol import Adapter
 from conformance.checker import Checker
+from conformance.shrink_grid import LENGTHS, grid_structures
 from conformance.trace import TraceResult
 from reference_model import operations as o
 from reference_model.config import Config
-from reference_model.errors import ConfigurationError
 
 #: The ambiguities a configuration grid below can make agree (CQS-007/015/020).
 _OVERFLOW_READINGS = frozenset({"cqs_target", "cqs_usage_metric"})
-_USABLE_KB = (1, 2, 3, 4, 6, 8, 12, 16)
-_RATIOS = (1, 2, 4, 6)
-_THRESHOLDS = tuple(range(30, 101, 5))
-LENGTHS = (0, 256, 512, 1000, 1024, 2048, 4096)
 
 
 def reading_steps(
@@ -56,23 +51,6 @@ def reading_steps(
     finally:
         adapter.close()
     return out
-
-
-def grid_structures(config: Config, threshold: str = "ovflwmax") -> Iterator[Config]:
-    """Each queue structure's usable size, RATIO and ``threshold`` (OVFLWMAX, or FULLTHRESHOLD)
-    from the grid, smallest first."""
-    fixed = config.accounting.fixed_kb
-    for i, s in enumerate(config.structures):
-        if s.resource:
-            continue
-        for usable, ratio, percent in itertools.product(_USABLE_KB, _RATIOS, _THRESHOLDS):
-            initsize = None if s.initsize_kb is None else fixed + usable
-            changes = {"size_kb": fixed + usable, "initsize_kb": initsize, "ratio": ratio, threshold: percent}
-            new = attrs.evolve(s, **changes)
-            try:
-                yield attrs.evolve(config, structures=(*config.structures[:i], new, *config.structures[i + 1 :]))
-            except ConfigurationError:
-                continue
 
 
 def overflow_grid(config: Config, ops: list[Any]) -> Iterator[tuple[Config, list[Any]]]:

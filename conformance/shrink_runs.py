@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from conformance.shrink_readings import LENGTHS, grid_structures
+from conformance.shrink_grid import LENGTHS, grid_structures
 from conformance.trace import TraceResult
 from reference_model import operations as o
 from reference_model.config import Config
