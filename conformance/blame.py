@@ -10,6 +10,8 @@ outcome record.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from conformance.compare import FieldDiff
 from reference_model.outcomes import SIGNAL_RULES, Outcome
 
@@ -23,14 +25,21 @@ REASON_RULES: dict[object, tuple[str, ...]] = {
 }  # fmt: skip
 
 _QDEPTH_SWITCHES = ("QDEPTH-004", "QDEPTH-005", "QDEPTH-006", "QDEPTH-007", "QDEPTH-008", "QDEPTH-012")
-_USAGE = ("SIZING-005", "OFFLOAD-005", "CAPACITY-010", "CQS-011", "CQS-017", "CQS-019", "CQS-022", "CAPACITY-004")
+#: Storage in use: the accounting, and the rules that decide which messages stay stored.
+_USAGE = ("SIZING-005", "OFFLOAD-005", "CAPACITY-010", "CQS-011", "CQS-017", "CQS-019", "CQS-021", "CQS-022",
+          "CAPACITY-004", "CAPACITY-001", "RECOVERY-003", "RECOVERY-004", "RECOVERY-005", "QUEUE-002",
+          "QUEUE-003")  # fmt: skip
+
+#: The rule that raises each kind of queue depth event.
+EVENT_KIND_RULES = {"QDPHI": ("QDEPTH-001",), "QDPLO": ("QDEPTH-002",), "QFULL": ("QDEPTH-003",)}
+_EVENTS = ("QDEPTH-001", "QDEPTH-002", "QDEPTH-003", "QDEPTH-009", "QDEPTH-010", "QDEPTH-011", "QDEPTH-008",
+           "QDEPTH-016", "QDEPTH-013")  # fmt: skip
 
 #: (fragment of the field path, candidate rules, most specific first).
 FIELD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("offloaded", ("OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-003", "OFFLOAD-012", "CFLEVEL-006")),
     ("tag", ("QUEUE-001", "QUEUE-002", "QUEUE-003", "RECOVERY-003", "RECOVERY-004", "RECOVERY-008")),
-    ("events", ("QDEPTH-001", "QDEPTH-002", "QDEPTH-003", "QDEPTH-009", "QDEPTH-010", "QDEPTH-011",
-                "QDEPTH-008", "QDEPTH-016", "QDEPTH-013")),
+    ("events", _EVENTS),
     (".qdphiev", _QDEPTH_SWITCHES), (".qdploev", _QDEPTH_SWITCHES), (".qdpmaxev", _QDEPTH_SWITCHES),
     (".overflow_queues", ("CQS-006", "CQS-007", "CQS-009", "CQS-010", "CQS-013", "CQS-018")),
     (".overflow_mode", ("CQS-005", "CQS-004", "CQS-014", "CQS-015")),
@@ -48,7 +57,21 @@ FIELD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def _in_play(candidates: tuple[str, ...], expected: Outcome) -> tuple[str, ...]:
-    return tuple(r for r in candidates if r in expected.rules) or candidates[:1]
+    return _only_in_play(candidates, expected) or candidates[:1]
+
+
+def _only_in_play(candidates: tuple[str, ...], expected: Outcome) -> tuple[str, ...]:
+    return tuple(r for r in candidates if r in expected.rules)
+
+
+def _event_rules(diff: FieldDiff, expected: Outcome) -> tuple[str, ...]:
+    """The event rules the model used at this step; if it used none (no event was due and the
+    implementation raised one), the rule of each kind of message it raised (QDEPTH-001/002/003)."""
+    in_play = _only_in_play(_EVENTS, expected)
+    if in_play:
+        return in_play
+    kinds = sorted(Counter(key[1] for key in diff.observed) - Counter(key[1] for key in diff.expected))
+    return tuple(r for kind in kinds for r in EVENT_KIND_RULES.get(kind, ())) or _EVENTS[:1]
 
 
 def blame(expected: Outcome, observed: Outcome, diff: FieldDiff | None) -> tuple[str, ...]:
@@ -63,6 +86,8 @@ def blame(expected: Outcome, observed: Outcome, diff: FieldDiff | None) -> tuple
         names = sorted({s.split(" ", 1)[0] for s in set(diff.expected) ^ set(diff.observed)})  # type: ignore[union-attr]
         found = tuple(r for name in names for r in SIGNAL_RULES.get(name, ()))
         found = found or _in_play(("CQS-014", "CQS-015", "CQS-020"), expected)
+    elif field == "events":
+        found = _event_rules(diff, expected)  # type: ignore[arg-type]
     else:
         for fragment, candidates in FIELD_RULES:
             if fragment in field:

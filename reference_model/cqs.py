@@ -119,7 +119,7 @@ def get(model: Model, op: Get) -> Outcome:
     msg = q.msgs.pop(0)
     q.depth -= 1
     _charge(s, msg, -1)
-    rules: tuple[str, ...] = ("QUEUE-001",)
+    rules: tuple[str, ...] = ("QUEUE-001", "CAPACITY-010")
     signals = model.full_signals(s)
     ended = relieved(model, s)
     if ended:  # usage, read as CQS-020 reads it, fell 20% below the threshold

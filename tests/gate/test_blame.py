@@ -1,0 +1,29 @@
+"""The rules a divergence names (conformance/blame.py): the rule a fault breaks, not a first
+candidate that merely shares the diverging field."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.mutants import MUTANT_BY_ID, get_mutant
+from conformance.runner import run_trace
+
+#: Mutants whose documented scenario diverges on an event list or on storage in use, where the
+#: first rule that can decide the field is not the one the model used.
+NAMED_BY_WHAT_DECIDED = (
+    "M-QDEPTH-002-b",  # a low event on a put: the kind of event raised names QDEPTH-002
+    "M-QDEPTH-002-c",
+    "M-QDEPTH-003-b",
+    "M-QDEPTH-003-c",
+    "M-CQS-021-b",  # storage in use after a large message
+    "M-RECOVERY-003-b",
+    "M-QUEUE-003-d",
+    "M-CAPACITY-010-c",
+)
+
+
+@pytest.mark.parametrize("mutant", NAMED_BY_WHAT_DECIDED)
+def test_a_documented_scenario_names_the_rule_its_mutant_breaks(mutant):
+    m = MUTANT_BY_ID[mutant]
+    result = run_trace(get_mutant(mutant), m.config, list(m.scenario))
+    assert ("fail", True) == (result.verdict, m.rule in result.divergence.rules)
