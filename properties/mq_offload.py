@@ -21,6 +21,7 @@ OFFLOAD_PATTERNS = {
     "shared": (True, (4 * 1024, 1024, 0)),
     "rising": (False, (1024, 2 * 1024, 3 * 1024)),
     "off": (False, (64 * 1024,) * 3),
+    "always": (False, (0, 0, 0)),
 }
 #: The name (with the level after it) of a structure defined when no queue is at a CFLEVEL.
 LEVELLED = "APPLEVEL"
@@ -63,7 +64,12 @@ class MQOffload(MQAdmin):
         * ``off``: thresholds 0, every OFFLDnSZ 64K (each rule off); two 1-byte messages, the
           second above usage 0: nothing may be offloaded (OFFLOAD-003).  Then each length the
           forced-offload readings disagree on, on every structure: with no rule to offload it,
-          only the boundary decides (OFFLOAD-004, read one way at CFLEVEL(4), another at 5)."""
+          only the boundary decides (OFFLOAD-004, read one way at CFLEVEL(4), another at 5).
+        * ``always``: thresholds 0, sizes 0 (every rule on); two 1-byte messages: the second,
+          above usage 0 and above size 0, is offloaded under every reading.
+
+        The rules are set by one ALTER; an ALTER naming FULLTHRESHOLD alone (at its value) then
+        must leave them as they are (OFFLOAD-013: what ``always`` shows at once)."""
         used = {q.defn.cfstruct for q in self.model.queues.values()}
         levels = [s for s in self.model.structures.values() if s.defn.cflevel == 5 and s.defn.name in used]
         if not levels:
@@ -74,12 +80,15 @@ class MQOffload(MQAdmin):
         rules = {f"offld{n}th": threshold if shared else 0 for n in (1, 2, 3)}
         rules.update({f"offld{n}sz": size for n, size in zip((1, 2, 3), sizes, strict=True)})
         self._do(o.AlterStructure(name, rules))
-        if pattern == "off":
+        # an ALTER that names another keyword only: the rules just set must stay (OFFLOAD-013)
+        self._do(o.AlterStructure(name, {"fullthreshold": self.model.structures[name].defn.fullthreshold}))
+        if pattern in ("off", "always"):
             for _ in range(2):
                 self._put(m, self._roomiest(name), 1, False, False)
+        if pattern == "off":
             self._queue_at_cflevel(4)  # the readings show at CFLEVEL(4) as well as at 5, read alike
             self._everywhere(m, DISPUTED_LENGTHS, False)
-        else:
+        elif pattern != "always":
             self._threshold_probe(m, self._roomiest(name), "OFFLD1TH" if shared else "empty", 1, 1 if shared else 0)
 
     def _queue_at_cflevel(self, level: int) -> str | None:

@@ -87,3 +87,20 @@ def test_a_probe_fails_its_mutant_in_one_step(mutant, config, step, monkeypatch)
 @pytest.mark.parametrize(("mutant", "config", "step"), CASES, ids=[c[0] for c in CASES])
 def test_a_probe_passes_the_reference(mutant, config, step, monkeypatch):
     _drive(ReferenceAdapter, config, step, monkeypatch)
+
+
+def test_the_always_pattern_fails_an_alter_that_resets_the_rules_it_does_not_name(monkeypatch):
+    """M-OFFLOAD-013-a: the rules' ALTER, an ALTER of FULLTHRESHOLD alone, a message that every
+    rule offloads.  The failure shows at the put, so it names the offload rules, not OFFLOAD-013."""
+    step = lambda m: m.offload_rules_probe(0, "always", 20)  # noqa: E731
+    with pytest.raises(ConformanceFailure) as failure:
+        _drive(lambda: get_mutant("M-OFFLOAD-013-a"), MQ_OFFLOAD, step, monkeypatch)
+    assert ("offloaded", True, False) == (
+        failure.value.verdict.diff.field,
+        failure.value.verdict.diff.expected,
+        failure.value.verdict.diff.observed,
+    )
+
+
+def test_the_always_pattern_passes_the_reference(monkeypatch):
+    _drive(ReferenceAdapter, MQ_OFFLOAD, lambda m: m.offload_rules_probe(0, "always", 20), monkeypatch)
