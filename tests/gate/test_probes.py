@@ -67,6 +67,8 @@ CASES = [
     ("M-CFLEVEL-002-c", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 0, True)),
     ("M-CFLEVEL-003-d", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 65_000, False)),
     ("M-OFFLOAD-004-c", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 64_896, False)),
+    # an uncommitted put, then PURGE: a NORMAL recovery comes first, and shows the put is not recovered
+    ("M-RECOVERY-003-b", MQ_RECOVERABLE, lambda m: m.failure_cycle(0, 0, "none", 1, "same", 0, True, True, 1)),
     ("M-RECOVERY-007-b", MQ_RECOVERABLE, lambda m: m.failure_cycle(0, 0, "none", 1, "other", 0, False, False, 1)),
     ("M-CQS-020-c", CQS_ENTRIES_LEAD, lambda m: m.usage_metric_probe(0, 0, 5)),
     ("M-CQS-003-a", CQS_ENTRIES_LEAD, lambda m: m.exact_threshold_probe(0, 0)),
