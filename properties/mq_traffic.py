@@ -139,16 +139,16 @@ class MQTraffic(ProfiledMachine):
         more).  ``unit``: outside syncpoint, or in one unit of work that is then committed or backed
         out, so that the backout takes the queue or structure back across the boundary it crossed
         (CAPACITY-003: IXC586I, QDEPTH-012, CAPACITY-010)."""
-        queue = self.model.queues[self._queue(q)]
         syncpoint = unit != "none"
-        self._fill(m, q, queue, length, boundary, past, persistent, syncpoint)
+        self._fill(m, q, length, boundary, past, persistent, syncpoint)
         if syncpoint:
-            qmgr = queue.defn.qmgr or self._qmgr(m)
+            qmgr = self.model.queues[self._queue(q)].defn.qmgr or self._qmgr(m)
             self._do((o.Commit if unit == "commit" else o.Backout)(qmgr))
 
     def _fill(
-        self, m: int, q: int, queue: Any, length: Length, boundary: str, past: int, persistent: bool, syncpoint: bool
+        self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool, syncpoint: bool
     ) -> None:
+        queue = self.model.queues[self._queue(q)]
         extra = past
         for _ in range(MAX_FILL):
             if reached(self.model, queue, boundary):
