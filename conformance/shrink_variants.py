@@ -127,6 +127,21 @@ def one_caller(ops: Sequence[Any]) -> list[list[Any]]:
     return [[attrs.evolve(op, qmgr=first) if isinstance(op, o.Put | o.Get) else op for op in ops]]
 
 
+def outside_syncpoint(ops: Sequence[Any]) -> list[list[Any]]:
+    """Every put and get outside syncpoint, and no COMMIT or BACKOUT: a unit of work that only
+    made a message count before it was committed costs a step for the commit (and a get that
+    follows it may then go too)."""
+    if not any(isinstance(op, o.Put | o.Get) and op.syncpoint for op in ops):
+        return []
+    return [
+        [
+            attrs.evolve(op, syncpoint=False) if isinstance(op, o.Put | o.Get) else op
+            for op in ops
+            if not isinstance(op, o.Commit | o.Backout)
+        ]
+    ]
+
+
 def empty_messages(ops: Sequence[Any], sized: list[int]) -> list[list[Any]]:
     """Every put at ``sized`` positions with an empty message, or with a one-byte message (an
     offload rule of OFFLDnSZ(0) may need a length above it, OFFLOAD-002), then each on its own
@@ -143,11 +158,11 @@ def simpler_operations(config: Config, ops: Sequence[Any]) -> list[list[Any]]:
     """The operations with one SETXCF ALTER size lowered (smallest first): a contraction further
     below the storage in use needs fewer puts to fill that storage (CAPACITY-006); an alter
     outcome to SIZE rather than a given size (the structure can then shrink under it, CQS-004);
-    every put and get by one caller; empty messages; or with two puts to the same queue by the
+    every put and get by one caller, or outside syncpoint; empty messages; or with two puts to the same queue by the
     same caller made one put of both lengths, or of as many data elements (the space they take
     is reached in one step; OVFLWMAX counts elements, CQS-020)."""
     fixed = config.accounting.fixed_kb
-    out: list[list[Any]] = one_caller(ops)
+    out: list[list[Any]] = one_caller(ops) + outside_syncpoint(ops)
     for i, op in enumerate(ops):
         if isinstance(op, o.SetxcfAlter) and op.size_kb > fixed + 1:
             for usable in (u for u in _SIZE_LADDER if fixed + u < op.size_kb):

@@ -355,3 +355,13 @@ def test_a_coarse_delta_debugging_pass_goes_no_finer_than_its_chunks():
     coarse, _ = shrink_search.ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100], finest=2)
     full, _ = shrink_search.ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100])
     assert (ops, ["first", "last"]) == (coarse, full)
+
+
+def test_a_unit_of_work_is_tried_outside_syncpoint_without_its_commit():
+    ops = [o.Put("QM01", "Q0", 0, syncpoint=True), o.Commit("QM01"), o.Get("QM01", "Q0", True), o.Backout("QM01")]
+    expected = [[o.Put("QM01", "Q0", 0), o.Get("QM01", "Q0")]]
+    assert expected == shrink_variants.outside_syncpoint(ops)
+
+
+def test_operations_outside_syncpoint_have_no_such_variant():
+    assert [] == shrink_variants.outside_syncpoint([o.Put("QM01", "Q0", 0), o.Commit("QM01")])
