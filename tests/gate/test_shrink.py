@@ -197,6 +197,26 @@ def test_an_alter_qlocal_threshold_is_lowered_by_whole_messages_of_its_maxdepth(
     ]
 
 
+def test_an_alter_qlocal_threshold_of_a_maxdepth_not_dividing_100_keeps_its_side_of_a_half():
+    """67% of 7 is 4.69 messages: 53, 38, 24 and 10% are 3.71, 2.66, 1.68 and 0.7 (QDEPTH-013)."""
+    alter = o.AlterQueue("Q0", {"maxdepth": 7, "qdepthhi": 67})
+    assert [53, 38, 24, 10] == [
+        dict(v.changes)["qdepthhi"] for v in shrink_depths.nearer_depths(_qdepth_config(), alter)
+    ]
+
+
+def test_minimise_lowers_an_alter_threshold_of_maxdepth_7_to_drop_the_puts_before_it():
+    """M-QDEPTH-013-a as gate seed 1 found it (5 steps before): 17% of 7 fires at depth 1 under
+    the floor reading, which 67% of 7 (4.69) contradicts at depth 4, or 38% (2.66) at depth 2."""
+    q0 = QueueDef("Q0", cfstruct="APP1", maxdepth=7, qdepthhi=17, qdepthlo=0, qdphiev=True, qdploev=True)
+    config = attrs.evolve(_qdepth_config(), queues=(q0,))
+    alter = o.AlterQueue("Q0", {"maxdepth": 7, "qdepthhi": 67, "qdepthlo": 0, "qdphiev": True})
+    ops = [o.Put("QM01", "Q0", 0, tag=1), o.Put("QM01", "Q0", 0, tag=2), alter]
+    ops += [o.Put("QM01", "Q0", 0, tag=3), o.Put("QM01", "Q0", 0, tag=4)]
+    result = minimise(lambda: get_mutant("M-QDEPTH-013-a"), config, ops)
+    assert ("fail", 3) == (result.verdict, len(result.ops))
+
+
 def test_minimise_brings_two_thresholds_on_one_queue_within_one_step_of_two_queues():
     """M-QDEPTH-013-a (QDEPTHHI rounded to the nearest count) as a depth probe found it: 12% of 10
     fires at depth 1 only under the floor reading, which 67% of 10 then contradicts."""
