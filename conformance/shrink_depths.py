@@ -42,7 +42,7 @@ def _lower_percents(percent: int, maxdepth: int) -> list[int]:
     out: list[int] = []
     for messages in range(1, percent * maxdepth // 100 + 1):
         lower = round(percent - 100 * messages / maxdepth)
-        if 0 < lower < percent and lower not in out and _fraction_side(lower, maxdepth) == side:
+        if lower > 0 and lower not in out and _fraction_side(lower, maxdepth) == side:
             out.append(lower)
     return out
 
