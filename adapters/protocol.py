@@ -17,8 +17,9 @@ from reference_model.config import Config
 from reference_model.outcomes import Outcome
 from reference_model.readings import AMBIGUITIES
 
-#: Version of the adapter contract and of the wire protocol (docs/PROTOCOL.md).
-PROTOCOL_VERSION = "1.0"
+#: Version of the adapter contract and of the wire protocol (docs/PROTOCOL.md).  Peers work together
+#: when their major versions are equal (1.1 added the outcome field ``location``).
+PROTOCOL_VERSION = "1.1"
 #: How exactly an implementation's reason codes can be compared with the model's.
 REASON_FIDELITY = ("exact", "class", "ignore")
 FAMILIES = ("CQS", "OFFLOAD", "CFLEVEL", "CAPACITY", "TOPOLOGY", "SIZING", "QDEPTH", "RECOVERY", "QUEUE")
@@ -84,6 +85,20 @@ class NotSupported(AdapterError):
 
     def __init__(self, message: str, *, definite: bool = True, step: int | None = None) -> None:
         super().__init__(message, definite=True, step=step)
+
+
+#: Wire error codes by which an implementation definitely refuses what no document requires it to
+#: accept: ``bad-config`` (an ``open``) and ``invalid-operation`` (a definition, name or value).
+REFUSAL_CODES = (13, 14)
+
+
+def is_refusal(err: BaseException) -> bool:
+    """Whether ``err`` is the implementation declining, not failing: an operation it does not
+    support (:class:`NotSupported`), or a configuration or value it definitely refuses.  Such a
+    refusal is reported "not supported" and the test case dropped, never a verdict (principle 7)."""
+    if isinstance(err, NotSupported):
+        return True
+    return isinstance(err, AdapterError) and err.definite and getattr(err, "code", None) in REFUSAL_CODES
 
 
 @runtime_checkable

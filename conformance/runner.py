@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from adapters.protocol import Adapter, AdapterError, Capabilities, NotSupported
+from adapters.protocol import Adapter, AdapterError, Capabilities, is_refusal
 from conformance.checker import Checker
 from conformance.claims import any_claimed
 from conformance.trace import AdapterFault, TraceResult, divergence_from
@@ -26,11 +26,11 @@ def _observe(adapter: Adapter, ops: Sequence[Any], batch: bool) -> tuple[list[Ou
             for op in ops:
                 outcomes.append(adapter.apply(op))
     except AdapterError as err:
-        if batch and isinstance(err, NotSupported):  # the outcomes before the refused operation still count
+        if batch and is_refusal(err):  # the outcomes before the refused operation still count
             outcomes = list(getattr(err, "outcomes", None) or [])
         # a batch error names its position in the batch; one operation's error, that operation
         step = err.step if batch and err.step is not None else len(outcomes)
-        return outcomes, AdapterFault(step, str(err), err.definite, refused=isinstance(err, NotSupported))
+        return outcomes, AdapterFault(step, str(err), err.definite, refused=is_refusal(err))
     except Exception as err:  # an in-process implementation that crashes is a verdict, not our crash
         return outcomes, AdapterFault(len(outcomes), f"{type(err).__name__}: {err}", False)
     if len(outcomes) != len(ops):
@@ -52,8 +52,12 @@ def run_trace(
     try:
         adapter.open(config)
     except Exception as err:
+        readings = checker.readings_followed()
+        if is_refusal(err) or isinstance(err, ConfigurationError):  # its to refuse: not supported
+            unjudged = f"open: not supported: {err}"
+            return TraceResult(config_to_record(config), records, 0, {}, readings, unjudged=unjudged)
         fault = AdapterFault(None, f"open failed: {type(err).__name__}: {err}", isinstance(err, AdapterError))
-        return TraceResult(config_to_record(config), records, 0, {}, checker.readings_followed(), fault=fault)
+        return TraceResult(config_to_record(config), records, 0, {}, readings, fault=fault)
     outcomes, fault = _observe(adapter, ops, batch)
     exercised: Counter[str] = Counter()
     divergence, unjudged = None, None
@@ -73,6 +77,10 @@ def run_trace(
             )
         exercised.update(verdict.rules if verdict.ok else verdict.expected.rules)
         if not verdict.ok:
+            if verdict.refused:
+                unjudged = f"step {index}: not supported: {op_to_record(op)['op']} refused"
+                outcomes, fault = outcomes[:index], None
+                break
             if not any_claimed(verdict.rules, caps):  # ends the trace here, unjudged
                 unjudged = f"step {index}: diverged on unclaimed rules {', '.join(verdict.rules)}"
                 outcomes, fault = outcomes[:index], None

@@ -20,13 +20,14 @@ from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine
 
-from adapters.protocol import Adapter, AdapterError, NotSupported
+from adapters.protocol import Adapter, AdapterError, NotSupported, is_refusal
 from conformance.checker import Checker, StepVerdict
 from conformance.claims import any_claimed
 from properties.coverage import probes
 from reference_model import operations as o
 from reference_model.accounting import pool_totals
 from reference_model.config import Accounting, Config
+from reference_model.errors import ConfigurationError
 from reference_model.model import Model
 from reference_model.state import Structure
 
@@ -88,6 +89,11 @@ class Recorder:
         #: (NotSupported), and at divergences blamed only on rules it does not claim.
         self.refused: Counter[str] = Counter()
         self.unclaimed: Counter[str] = Counter()
+        #: Operation kinds the implementation answered "not supported": never generated again.
+        self.unsupported: set[str] = set()
+        #: Rules masked while exploring on after a failure (and known deviations): a divergence
+        #: blamed on them alone ends the case unjudged, like one on an unclaimed rule.
+        self.masked: frozenset[str] = frozenset()
         self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
         self._first_failing_case: int | None = None
         #: Whether generation goes on after the first failure (False: the verdict is enough).
@@ -135,6 +141,7 @@ class MachineBase(RuleBasedStateMachine):
         self.checker: Checker | None = None
         self.failed = False
         self.halted = False  # the case ended, not judged (see Recorder.refused and .unclaimed)
+        self.skipped = False  # the last operation was not applied (a kind the implementation refused)
 
     # -- plumbing -----------------------------------------------------------------
     def _open(self, config: Config) -> None:
@@ -148,6 +155,11 @@ class MachineBase(RuleBasedStateMachine):
             self.checker = Checker(config, caps)
             self.adapter.open(config)
         except Exception as err:  # an implementation that cannot even open is a verdict, not our crash
+            if is_refusal(err) or isinstance(err, ConfigurationError):
+                # a configuration no sentence requires it to accept: dropped, never a verdict
+                self.recorder.refused["open"] += 1
+                self.halted = True
+                reject()
             self._fail(AdapterFailure(f"open: {type(err).__name__}: {err}"))
 
     @property
@@ -155,15 +167,21 @@ class MachineBase(RuleBasedStateMachine):
         return self.checker.alive[0].model  # type: ignore[union-attr]
 
     def _do(self, op: Any) -> None:
+        self.skipped = False
         if self.halted:
+            return
+        if op.KIND in self.recorder.unsupported:  # refused before: never generated for it again
+            self.skipped = True
             return
         reached = probes(self.model, op)
         self.ops.append(op)
         try:
             observed = self.adapter.apply(op)  # type: ignore[union-attr]
-        except NotSupported:
-            return self._halt(self.recorder.refused, (op.KIND,))
         except AdapterError as err:
+            if is_refusal(err):
+                if isinstance(err, NotSupported):
+                    self.recorder.unsupported.add(op.KIND)
+                return self._halt(self.recorder.refused, (op.KIND,))
             self._fail(AdapterFailure(f"step {len(self.ops) - 1} ({op.KIND}): {err}"))
         except Exception as err:  # an in-process implementation crashing is a verdict
             self._fail(AdapterFailure(f"step {len(self.ops) - 1} ({op.KIND}): {type(err).__name__}: {err}"))
@@ -176,7 +194,9 @@ class MachineBase(RuleBasedStateMachine):
         for rule_id in exercised:
             event(rule_id)
         if not verdict.ok:
-            if not any_claimed(verdict.rules, self.checker.caps):  # type: ignore[union-attr]
+            if verdict.refused:  # a command it may refuse: not supported, never a verdict
+                return self._halt(self.recorder.refused, (op.KIND,))
+            if not any_claimed(verdict.rules, self.checker.caps, self.recorder.masked):  # type: ignore[union-attr]
                 return self._halt(self.recorder.unclaimed, verdict.rules)
             self._fail(ConformanceFailure(verdict))
 
@@ -187,7 +207,7 @@ class MachineBase(RuleBasedStateMachine):
 
     def _last_ok(self) -> bool:
         """Whether the step just taken was judged a match (boundary-targeting loops stop otherwise)."""
-        return not self.halted and self.checker.history[-1][1].ok  # type: ignore[union-attr]
+        return not (self.halted or self.skipped) and self.checker.history[-1][1].ok  # type: ignore[union-attr]
 
     def _fail(self, err: BaseException) -> None:
         """Record this case's failure; end the run, or (a conformance failure while the recorder

@@ -50,6 +50,7 @@ def run_machine(
     seed: int | None = None,
     settings: Settings | None = None,
     reproduce: bool = True,
+    masked: frozenset[str] = frozenset(),
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
@@ -59,9 +60,11 @@ def run_machine(
     :func:`conformance.shrink.minimise_shortest` rather than by Hypothesis's
     shrinker, which spent over 90% of the gate's time in measurements (and can
     run for minutes against a slow out-of-process implementation).  The shortest
-    minimised trace is the reported failure.
+    minimised trace is the reported failure.  Divergences blamed only on ``masked`` rules end their
+    case unjudged (the gate masks what it has already found, to explore on).
     """
     machine = machine_for(adapter_factory, profile)
+    machine.recorder.masked = masked
     machine.recorder.look_on = reproduce  # the verdict alone: stop at the first failing case
     factory: Any = lambda: machine()  # noqa: E731 - a fresh factory object per run, for @seed
     if seed is not None:

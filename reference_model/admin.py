@@ -18,8 +18,10 @@ from reference_model.outcomes import CMD_INVALID, CMD_NOT_ALLOWED, CMD_OUT_OF_RA
 from reference_model.state import Queue, Structure
 from reference_model.validation import (
     MAX_QUEUES_PER_STRUCTURE,
+    UNDECIDED_BOUNDS,
     check_queue_against,
     check_structure_count,
+    lenient,
 )  # fmt: skip
 
 if TYPE_CHECKING:
@@ -53,6 +55,19 @@ def _as_def(value: Any, build: Any) -> Any:
     return build(value) if isinstance(value, dict) else value
 
 
+def _undecided_accepted(model: Model, undecided: Any, build: Any) -> Any:
+    """``build()``; if it fails only on a bound no sentence states and the implementation accepted
+    the command (checker mode), build it again without those bounds (principle 1)."""
+    try:
+        return build()
+    except ConfigurationError as err:
+        hint = model.hint
+        if hint is None or not hint.outcome.ok or err.rule_id not in undecided:
+            raise
+        with lenient(frozenset(undecided)):
+            return build()
+
+
 def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: frozenset[str], rule_id: str) -> None:
     for key, value in changes:
         if key not in allowed:
@@ -62,7 +77,7 @@ def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: fro
 def define_structure(model: Model, op: DefineStructure) -> Outcome:
     """DEFINE CFSTRUCT: name rules and structure limits (TOPOLOGY-001..004, 009, CQS-016)."""
     try:
-        sd = _as_def(op.structure, structure_from_record)
+        sd = _undecided_accepted(model, UNDECIDED_BOUNDS, lambda: _as_def(op.structure, structure_from_record))
         if sd.name in model.structures:
             raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
         if model.config.profile == "mq" and (sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource):
@@ -81,9 +96,11 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
     (CFLEVEL-001, CAPACITY-009, OFFLOAD-011); CFLEVEL down from 3 or 4 only when empty, and from 5
     too under the ``guarded`` reading (CFLEVEL-009)."""
     s = model.structure(op.name)
+    # OFFLOAD(...) kept while CFLEVEL goes below 5 by an ALTER that does not name it: not documented
+    undecided = UNDECIDED_BOUNDS | ({"OFFLOAD-007"} if "offload" not in dict(op.changes) else set())
     try:
         _check_changes("alter_structure", op.changes, MQ_ALTERABLE, "OFFLOAD-013")
-        new = attrs.evolve(s.defn, **dict(op.changes))
+        new = _undecided_accepted(model, undecided, lambda: attrs.evolve(s.defn, **dict(op.changes)))
     except ConfigurationError as err:
         return invalid("alter_structure", err)
     lowered = new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3
@@ -102,7 +119,7 @@ def _in_use(model: Model, s: Structure) -> bool:
 def define_queue(model: Model, op: DefineQueue) -> Outcome:
     """DEFINE QLOCAL: a known structure with fewer than 512 queues (TOPOLOGY-005, TOPOLOGY-013)."""
     try:
-        qd = _as_def(op.queue, queue_from_record)
+        qd = _undecided_accepted(model, UNDECIDED_BOUNDS, lambda: _as_def(op.queue, queue_from_record))
         check_queue_against(model.config, qd, set(model.structures), set(model.queues))
         on_structure = sum(1 for q in model.queues.values() if q.defn.cfstruct == qd.cfstruct)
         if qd.cfstruct is not None and on_structure >= MAX_QUEUES_PER_STRUCTURE:
@@ -135,7 +152,10 @@ def alter_queue(model: Model, op: AlterQueue) -> Outcome:
 
 
 def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
-    """SETXCF START,ALTER: INITSIZE..SIZE valid, above SIZE invalid, the rest by reading (CAPACITY-004..006)."""
+    """SETXCF START,ALTER (CAPACITY-004..006): above SIZE invalid; growing within INITSIZE..SIZE valid;
+    exactly SIZE, below INITSIZE and no larger than now by reading (seed 001 says "less than the value
+    of SIZE ... but greater than the current coupling facility size"); shrinking below what is in
+    use fails, on the model's accounting or, in checker mode, the implementation's."""
     s = model.structure(op.cfstruct)
     d, r = s.defn, model.readings
     new = op.size_kb
@@ -145,16 +165,30 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
         )
     if new > d.size_kb:
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-005",))
+    if s.failed and model.hint is not None:  # altering a failed structure: no document says
+        if not model.hint.outcome.ok:
+            return Outcome("setxcf_alter", False, model.hint.outcome.reason)
+        s.size_kb, s.size_known = new, True
+        return Outcome("setxcf_alter")
     rules = ("CAPACITY-004",)
-    if new == d.size_kb or new < d.effective_initsize_kb:
-        rejected = r.alter_at_size == "rejected" if new == d.size_kb else r.alter_below_initsize == "rejected"
-        if rejected:
-            return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
+    refused = False
+    if not s.size_known and model.hint is not None:  # the current size is the implementation's
+        refused = not model.hint.outcome.ok
         rules = ("CAPACITY-006",)
-    entries, elements = pool_totals(new, d.ratio, model.acct)
-    if entries < s.pools.entries_used or elements < s.pools.elements_used:
+    for applies, reading in (
+        (new < d.effective_initsize_kb, r.alter_below_initsize),
+        (new == d.size_kb, r.alter_at_size),
+        (new <= s.size_kb, r.alter_not_larger),
+    ):
+        if applies:
+            rules = ("CAPACITY-006",)
+            refused = refused or reading == "rejected"
+    if refused:
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
-    s.size_kb = new
+    entries, elements = pool_totals(new, d.ratio, model.acct)
+    if new < s.size_kb and s.size_known and _below_use(model, s, entries, elements):
+        return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
+    s.size_kb, s.size_known = new, True
     s.pools.entries_total, s.pools.elements_total = entries, elements
     signals = model.full_signals(s)
     if model.config.profile == "cqs":
@@ -164,3 +198,10 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
         signals += ended
         rules += ("CQS-015",) if ended else ()
     return Outcome("setxcf_alter", rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _below_use(model: Model, s: Structure, entries: int, elements: int) -> bool:
+    """Whether a smaller size would not hold what is in use: the storage is the implementation's."""
+    if model.hint is not None:
+        return not model.hint.outcome.ok
+    return entries < s.pools.entries_used or elements < s.pools.elements_used

@@ -133,6 +133,8 @@ def outcome_to_record(outcome: Outcome) -> dict[str, Any]:
         out["usage"] = list(outcome.usage)
     if outcome.value is not None:
         out["value"] = outcome.value
+    if outcome.location is not None:
+        out["location"] = outcome.location
     return out
 
 

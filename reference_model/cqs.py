@@ -10,7 +10,7 @@ scan (CQS-013/014) or by usage falling (CQS-015).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reference_model.accounting import elements_for, fits, usage_pct
 from reference_model.errors import ConfigurationError
@@ -68,16 +68,20 @@ def put(model: Model, op: Put) -> Outcome:
     if type(op.length) is not int or not 0 <= op.length <= SIZE_100MB:
         raise ConfigurationError("put.length", op.length, f"an integer 0..{SIZE_100MB}", "CQS-017")
     name = q.defn.name
+    adopt_put(model, s, name)
     overflowed = name in s.overflow_queues
     if overflowed and s.defn.ovflwstr is None:
         return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
     first, staged = message_parts(op.length, model.lgmsgsz, model.acct)
-    primary = model.pools(s)
-    ok = fits(primary, len(staged), sum(staged))
-    if overflowed:
-        ok = ok and fits(s.overflow_pools.as_tuple(), 1, first)  # type: ignore[union-attr]
+    if model.hint is not None:
+        ok = model.room(s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), not overflowed or bool(staged))
     else:
-        ok = fits(primary, 1 + len(staged), first + sum(staged))
+        primary = model.pools(s)
+        ok = fits(primary, len(staged), sum(staged))
+        if overflowed:
+            ok = ok and fits(s.overflow_pools.as_tuple(), 1, first)  # type: ignore[union-attr]
+        else:
+            ok = fits(primary, 1 + len(staged), first + sum(staged))
     if not ok:
         return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
     msg = Message(model.next_seq(), op.tag, op.length, False, False, first, False)
@@ -91,11 +95,55 @@ def put(model: Model, op: Put) -> Outcome:
         rules += ("CQS-022",)
     signals = model.full_signals(s)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
-    if idle and _usage(model, s) >= s.defn.effective_ovflwmax:
-        s.alter_pending = True
+    if idle and _threshold_reached(model, s):
         signals += (f"ALTER {s.defn.name}",)
         rules += ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
+        if model.readings.cqs_alter == "sync":
+            done = _alter_now(model, s)
+            signals += done.signals
+            rules += done.rules
+        else:
+            s.alter_pending = True
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _threshold_reached(model: Model, s: Structure) -> bool:
+    """CQS-001/002/020: usage after the put at or over OVFLWMAX.  Where the implementation's figures
+    leave it open (see :meth:`Model.reached`), its own report of starting the alter stands."""
+    name = s.defn.name
+    reached = model.reached(model.after(s), s.defn.effective_ovflwmax, model.readings.cqs_usage_metric, True)
+    if reached is None:
+        hint = model.hint
+        return hint is not None and (hint.says(f"ALTER {name}") or hint.says(f"OVERFLOW_ON {name}"))
+    return reached
+
+
+def _alter_now(model: Model, s: Structure) -> Outcome:
+    """The ``sync`` reading of CQS-003: the alter completes inside the CQSPUT.  Whether z/OS could
+    grow the structure is the implementation's (it reports overflow mode if not); on its own the
+    model grows a structure below its SIZE and fails the alter of one already at SIZE."""
+    hint = model.hint
+    failed = s.size_kb >= s.defn.size_kb
+    if hint is not None and hint.cqs_signals:
+        failed = hint.says(f"OVERFLOW_ON {s.defn.name}")
+    elif hint is not None:  # no signals: the alter succeeded if the structure offers more than before
+        before, after = model.before(s), model.after(s)
+        if before is not None and after is not None:
+            failed = not (after[1] > before[1] or after[3] > before[3])
+    s.alter_pending = True
+    if failed:
+        return alter_outcome(model, _Answer(s.defn.name, False, None))
+    out = _altered(model, s, None)
+    if hint is not None:
+        s.size_known = False  # grown by the implementation to a size of its choosing
+    return out
+
+
+class _Answer:
+    """z/OS's answer to an alter, when the alter completes inside the put (``sync``)."""
+
+    def __init__(self, cfstruct: str, success: bool, size_kb: int | None) -> None:
+        self.cfstruct, self.success, self.size_kb = cfstruct, success, size_kb
 
 
 def _charge(s: Structure, msg: Message, sign: int) -> None:
@@ -130,14 +178,27 @@ def get(model: Model, op: Get) -> Outcome:
 
 def relieved(model: Model, s: Structure) -> tuple[str, ...]:
     """CQS-015: without OVFLWSTR, overflow ends once primary usage is 20% below the threshold."""
-    if s.overflow_mode and s.defn.ovflwstr is None and _usage(model, s) <= target(model, s):
+    if s.overflow_mode and s.defn.ovflwstr is None and _below_target(model, s):
         return _end_overflow(s)
     return ()
+
+
+def _below_target(model: Model, s: Structure) -> bool:
+    """Usage after this step at or below the target; in checker mode on the implementation's figures,
+    and where those are missing (or the target rests on a usage it never reported) its report stands."""
+    if model.hint is None:
+        return _usage(model, s) <= target(model, s)
+    after = model.after(s)
+    goal = target(model, s) if model.readings.cqs_target in ("points", "relative") or s.overflow_base >= 0 else None
+    if after is None or goal is None:
+        return model.hint.says(f"OVERFLOW_OFF {s.defn.name}")
+    return usage_pct(model.readings.cqs_usage_metric, after, model.acct) <= goal
 
 
 def _end_overflow(s: Structure) -> tuple[str, ...]:
     s.overflow_mode = False
     s.overflow_queues = set()
+    s.selection_open = None
     return (f"OVERFLOW_OFF {s.defn.name}",)
 
 
@@ -155,6 +216,8 @@ def select(model: Model, s: Structure) -> list[str]:
     With an overflow structure, a queue whose data objects would not all fit
     there is passed over, since a queue is never in both structures (CQS-011).
     """
+    if model.hint is not None:
+        return _select_reported(model, s)
     metric = model.readings.cqs_usage_metric
     eu, et, lu, lt = model.pools(s)
     goal = target(model, s)
@@ -177,6 +240,103 @@ def select(model: Model, s: Structure) -> list[str]:
     return approved
 
 
+def _select_reported(model: Model, s: Structure) -> list[str]:
+    """Checker mode: how much space each queue uses is the implementation's, so the queues it
+    reports selected stand if they keep what the documents state (CQS-006/009, ibm-facts 1.3): each
+    is a queue of this structure holding data, none was vetoed by the exit, and, without an overflow
+    structure, none was chosen while an unvetoed queue that certainly uses more space was passed
+    over.  Otherwise the model's own selection is expected, and the divergence names the rules."""
+    name = s.defn.name
+    if not model.hint.cqs_signals:  # type: ignore[union-attr]
+        return _select_open(model, s)
+    prefix = f"OVERFLOW_QUEUE {name} "
+    reported = [sig[len(prefix):] for sig in model.hint.outcome.signals if sig.startswith(prefix)]  # type: ignore[union-attr]
+    mine = {q.defn.name: q for q in model.queues.values() if q.defn.cfstruct == name and q.msgs}
+    vetoes = frozenset(model.overflow_exit or ())
+    sound = all(n in mine and n not in vetoes for n in reported) and len(set(reported)) == len(reported)
+    if sound and s.defn.ovflwstr is None:
+        passed = [q for n, q in mine.items() if n not in reported and n not in vetoes]
+        sound = not any(_surely_larger(b, mine[a]) for a in reported for b in passed)
+    if sound:
+        return reported
+    hint, model.hint = model.hint, None
+    try:
+        return select(model, s)
+    finally:
+        model.hint = hint
+
+
+def _select_open(model: Model, s: Structure) -> list[str]:
+    """An implementation that reports no CQS signals shows its selection only later, in puts it
+    rejects and in ``inspect``: the model selects on its own accounting and keeps the selection open,
+    so that what the implementation shows is adopted when it keeps the documented relations
+    (:func:`adopt_put`, :func:`adopt_selection`)."""
+    hint, model.hint = model.hint, None
+    try:
+        chosen = select(model, s)
+    finally:
+        model.hint = hint
+    vetoes = frozenset(model.overflow_exit or ())
+    s.selection_open = {
+        q.defn.name: sorted((m.length for m in q.msgs), reverse=True)
+        for q in model.queues.values()
+        if q.defn.cfstruct == s.defn.name and q.msgs and q.defn.name not in vetoes
+    }
+    return chosen
+
+
+def adopt_put(model: Model, s: Structure, name: str) -> None:
+    """Before a CQSPUT to ``name`` while a selection is open (no OVFLWSTR): the implementation's
+    answer says whether it selected the queue; adopt it if the queue was a candidate."""
+    hint = model.hint
+    if hint is None or s.selection_open is None or s.defn.ovflwstr is not None or not s.overflow_mode:
+        return
+    rejected = not hint.outcome.ok and hint.outcome.reason == CQS_REJECTED_OVERFLOW
+    if rejected and name not in s.overflow_queues and name in s.selection_open:
+        s.overflow_queues.add(name)
+    elif hint.outcome.ok and name in s.overflow_queues:
+        s.overflow_queues.discard(name)
+
+
+def adopt_selection(model: Model, s: Structure, reported: Any) -> None:
+    """At ``inspect``, an open selection becomes the one the implementation reports, if it keeps the
+    relations of :func:`_select_reported` (candidates only, none vetoed, no larger queue passed over)."""
+    if s.selection_open is None or not s.overflow_mode or not isinstance(reported, list):
+        return
+    chosen = set(reported)
+    sizes = s.selection_open
+    if not chosen <= set(sizes):
+        return
+    if s.defn.ovflwstr is None:
+        passed = [n for n in sizes if n not in chosen]
+        if any(_larger(sizes[b], sizes[a]) for a in chosen for b in passed):
+            return
+    else:
+        for q in model.queues.values():
+            if q.defn.cfstruct == s.defn.name:
+                for m in q.msgs:
+                    if m.on_overflow != (q.defn.name in chosen):
+                        _charge(s, m, -1)
+                        m.on_overflow = q.defn.name in chosen
+                        _charge(s, m, +1)
+    s.overflow_queues = chosen
+    s.selection_open = None
+    if not chosen and s.defn.ovflwstr is not None:  # CQS-014: no queue left, overflow mode ends
+        _end_overflow(s)
+
+
+def _larger(b: list[int], a: list[int]) -> bool:
+    """Whether data objects of lengths ``b`` use more space than those of ``a`` (longest first) under
+    any accounting that charges each object something and a longer one no less: two of ``b``'s
+    objects at least as long as each of ``a``'s."""
+    return bool(a) and len(b) >= 2 * len(a) and all(b[2 * i + 1] >= x for i, x in enumerate(a))
+
+
+def _surely_larger(big: Queue, small: Queue) -> bool:
+    """Whether ``big`` uses more structure space than ``small``: see :func:`_larger`."""
+    return _larger(*(sorted((m.length for m in q.msgs if not m.on_overflow), reverse=True) for q in (big, small)))
+
+
 def _overflow_room(model: Model, s: Structure) -> tuple[int, int, int, int] | None:
     if s.defn.ovflwstr is None:
         return None
@@ -187,6 +347,7 @@ def _overflow_room(model: Model, s: Structure) -> tuple[int, int, int, int] | No
 
 def _move(model: Model, s: Structure, names: list[str]) -> None:
     """CQS-011/019: first parts of approved queues move to the overflow structure (they fit: see select)."""
+    _overflow_room(model, s)
     ovfl = s.overflow_pools
     for name in names:
         for msg in model.queues[name].msgs:
@@ -209,7 +370,7 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
     s.alter_pending = False
     s.overflow_mode = True
     s.overflow_start = model.clock
-    s.overflow_base = _usage(model, s)
+    s.overflow_base = _base_usage(model, s)
     approved = select(model, s)
     rules = (
         "CQS-005",
@@ -224,15 +385,24 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
     if s.defn.ovflwstr is not None:
         _move(model, s, approved)
         rules += ("CQS-011", "CQS-019")
-        if not approved:
+        if not approved and s.selection_open is None:
             signals += _end_overflow(s)
             rules += ("CQS-014",)
     else:
         rules += ("CQS-012",)
-        if _usage(model, s) <= target(model, s):
+        if _below_target(model, s):
             signals += _end_overflow(s)
             rules += ("CQS-015",)
     return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s), usage=s.pools.as_tuple())
+
+
+def _base_usage(model: Model, s: Structure) -> float:
+    """Usage when overflow mode starts (the drop readings of CQS-007 measure from it); -1 when the
+    implementation has not reported it."""
+    if model.hint is None:
+        return _usage(model, s)
+    pools = model.after(s) or model.before(s)
+    return -1.0 if pools is None else usage_pct(model.readings.cqs_usage_metric, pools, model.acct)
 
 
 def _altered(model: Model, s: Structure, size_kb: int | None) -> Outcome:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from reference_model import admin, cqs, mq
-from reference_model.accounting import usage_pct
+from reference_model.accounting import fits, usage_pct
 from reference_model.config import Config
 from reference_model.errors import ConfigurationError
 from reference_model.operations import (
@@ -48,6 +48,33 @@ from reference_model.state import Message, Qmgr, Queue, Structure
 from reference_model.validation import round_lgmsgsz
 
 View = Mapping[str, tuple[int, int, int, int]]
+Pools4 = tuple[int, int, int, int]
+
+
+class Observed:
+    """What the implementation reported at one step, for the decisions IBM leaves to it.
+
+    The checker passes it to :meth:`Model.step` (DEVELOPERS.md, principle 2): storage
+    accounting, element sizes and the timing of z/OS messages are the implementation's,
+    so the model takes every usage-dependent decision against ``before`` (the usage the
+    implementation reported before this step, per structure, when still current) and
+    ``after`` (what this step reported), and where those do not decide a value, follows
+    ``outcome``, the implementation's own answer, as long as a documented relation allows it.
+    """
+
+    __slots__ = ("after", "before", "cqs_signals", "outcome")
+
+    def __init__(self, outcome: Outcome, before: View, after: View, cqs_signals: bool = True) -> None:
+        self.outcome = outcome
+        self.before = before
+        self.after = after
+        #: Whether the implementation reports CQS's signals (ALTER, OVERFLOW_ON, ...): they are
+        #: optional observables, so one that never reports them is judged on state instead.
+        self.cqs_signals = cqs_signals
+
+    def says(self, signal: str) -> bool:
+        """Whether the implementation reported ``signal`` at this step."""
+        return signal in self.outcome.signals
 
 
 class Model:
@@ -67,12 +94,17 @@ class Model:
         self.qmgrs: dict[str, Qmgr] = {n: Qmgr(n, n not in config.perfmev_disabled) for n in config.qmgrs}
         self.live: dict[int, Message] = {}
         self.view: View | None = None
+        #: The implementation's report of the step being taken (checker mode), else None.
+        self.hint: Observed | None = None
         self._view_base: dict[str, tuple[int, int, int, int]] = {}
         self._dispatch = _dispatch_table(config.profile)
 
     # -- public API ---------------------------------------------------------------
-    def step(self, op: Any, view: View | None = None) -> Outcome:
-        """Apply ``op`` and return the expected outcome (see module docstring for ``view``)."""
+    def step(self, op: Any, view: View | None = None, hint: Observed | None = None) -> Outcome:
+        """Apply ``op`` and return the expected outcome (see module docstring for ``view``).
+
+        With ``hint`` the model runs in checker mode: see :class:`Observed`.
+        """
         try:
             handler = self._dispatch[type(op)]
         except KeyError:
@@ -80,7 +112,13 @@ class Model:
         if handler is None:
             kind = getattr(op, "KIND", type(op).__name__)
             raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002")
-        if view:
+        self.hint = hint
+        if hint is not None:
+            try:
+                out = handler(self, op)
+            finally:
+                self.hint = None
+        elif view:
             self.view = view
             self._view_base = {n: self.structures[n].pools.as_tuple() for n in view if n in self.structures}
             try:
@@ -151,26 +189,86 @@ class Model:
     def usage(self, s: Structure, metric: str) -> float:
         return usage_pct(metric, self.pools(s), self.acct)
 
+    # -- checker mode: decisions on the implementation's own figures (principle 2) ---------
+    def before(self, s: Structure) -> Pools4 | None:
+        """Usage a decision taken before this step's change rests on: the implementation's
+        last report (None when it has none that is current), or the model's own."""
+        if self.hint is None:
+            return self.pools(s)
+        return self.hint.before.get(s.defn.name)
+
+    def after(self, s: Structure) -> Pools4 | None:
+        """Usage after this step's change: the implementation's report of this step, or ours."""
+        if self.hint is None:
+            return self.pools(s)
+        return self.hint.after.get(s.defn.name)
+
+    def reached(self, pools: Pools4 | None, threshold: float, metric: str, inclusive: bool) -> bool | None:
+        """Whether usage is over (``inclusive``: at or over) ``threshold`` percent under a
+        usage-metric reading; None when the figures leave it open.
+
+        The model's own figures decide exactly.  An implementation's figures decide for the
+        ``max`` and ``elements`` readings; for ``combined`` (storage in use over storage
+        offered, weighted as the implementation weighs entries and elements) usage lies
+        between the entry and element percentages, so only thresholds outside that band
+        are decided.
+        """
+        if pools is None:
+            return None
+        if self.hint is None or metric != "combined":
+            u = usage_pct(metric, pools, self.acct)
+            return u >= threshold if inclusive else u > threshold
+        eu, et, lu, lt = pools
+        if et <= 0 or lt <= 0:
+            return None
+        lo, hi = sorted((100.0 * eu / et, 100.0 * lu / lt))
+        low = lo >= threshold if inclusive else lo > threshold
+        high = hi >= threshold if inclusive else hi > threshold
+        return low if low == high else None
+
+    def room(
+        self, s: Structure, entries: int, elements: int, full_reasons: tuple[Any, ...], primary: bool = True
+    ) -> bool:
+        """CAPACITY-001: whether a put finds room.  The model decides on its own accounting; in
+        checker mode a structure reported with every entry or every element in use is full
+        ("A structure is full if either all ENTRYs or all ELEMENTs are in use"), and otherwise
+        the cost of a message is the implementation's, so its answer stands."""
+        if self.hint is None:
+            return fits(self.pools(s), entries, elements)
+        seen = self.before(s) if primary else None  # ``primary``: the put needs room on ``s`` itself
+        if seen is not None and (seen[0] >= seen[1] or seen[2] >= seen[3]):
+            return False
+        o = self.hint.outcome
+        return not (not o.ok and o.reason in full_reasons)
+
     def next_seq(self) -> int:
         self.seq += 1
         return self.seq
 
     def full_signals(self, s: Structure) -> tuple[str, ...]:
-        """CAPACITY-002/003: IXC585E when entries or elements reach FULLTHRESHOLD, IXC586I below."""
+        """CAPACITY-002/003: IXC585E when entries or elements reach FULLTHRESHOLD, IXC586I below.
+
+        When the message appears is z/OS's (reading ``full_signal_timing``): at the step that
+        crosses the threshold, or at a later step while the condition still holds.  In checker
+        mode the condition is read from the implementation's usage after the step.
+        """
         threshold = s.defn.fullthreshold
         if threshold <= 0:
             return ()
-        p = s.pools
-        high = (
-            100 * p.entries_used >= threshold * p.entries_total or 100 * p.elements_used >= threshold * p.elements_total
-        )
-        if high and not s.full_warning:
-            s.full_warning = True
-            return (f"IXC585E {s.defn.name}",)
-        if not high and s.full_warning:
-            s.full_warning = False
-            return (f"IXC586I {s.defn.name}",)
-        return ()
+        after = self.after(s)
+        high = None
+        if after is not None:
+            eu, et, lu, lt = after
+            high = 100 * eu >= threshold * et or 100 * lu >= threshold * lt
+        name, hint = s.defn.name, self.hint
+        signal = f"IXC586I {name}" if s.full_warning else f"IXC585E {name}"
+        due = True if high is None else high != s.full_warning
+        if hint is not None and (high is None or self.readings.full_signal_timing == "deferred"):
+            due = due and hint.says(signal)
+        if not due:
+            return ()
+        s.full_warning = not s.full_warning
+        return (signal,)
 
 
 def _with_signal_rules(rules: tuple[str, ...], signals: tuple[str, ...]) -> tuple[str, ...]:
@@ -187,6 +285,8 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
         "entries_used": eu, "entries_total": et, "elements_used": lu, "elements_total": lt,
         "full_warning": s.full_warning,
     }  # fmt: skip
+    if not s.size_known:
+        del out["size_kb"]
     if model.config.profile == "cqs":
         out["alter_pending"] = s.alter_pending
         out["overflow_mode"] = s.overflow_mode

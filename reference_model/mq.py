@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reference_model import events, offload
-from reference_model.accounting import elements_for, fits
+from reference_model.accounting import elements_for
 from reference_model.errors import ConfigurationError
 from reference_model.outcomes import (
     CMD_NO_BACKUP,
@@ -22,7 +22,7 @@ from reference_model.outcomes import (
     Outcome,
 )  # fmt: skip
 from reference_model.state import Message, Qmgr, Queue, Structure
-from reference_model.units import SIZE_63K, SIZE_100MB
+from reference_model.units import SIZE_63K
 
 if TYPE_CHECKING:
     from reference_model.model import Model
@@ -61,53 +61,90 @@ def _reject(reason: int | str, *rules: str) -> Outcome:
     return Outcome("put", False, reason, rules)
 
 
-def _put_refusal(model: Model, op: Put, q: Queue, s: Structure | None) -> Outcome | None:
-    """The documented refusals checked before depth and space (CFLEVEL, RECOVER, MAXMSGL)."""
+def _refusals(model: Model, op: Put, q: Queue, s: Structure | None) -> list[Outcome]:
+    """Every documented refusal that applies to ``op`` (CFLEVEL, RECOVER, MAXMSGL, a failed structure)."""
+    out = []
     if s is not None:
         sd = s.defn
         if s.failed:
-            return _reject(MQRC_CF_STRUC_FAILED, "RECOVERY-002")
+            out.append(_reject(MQRC_CF_STRUC_FAILED, "RECOVERY-002"))
         if op.persistent and sd.cflevel <= 2:
             rc = MQRC_PERSISTENT_NOT_ALLOWED
             if model.readings.persistent_low_cflevel_rc == "2366":
                 rc = MQRC_WRONG_CF_LEVEL
-            return _reject(rc, "CFLEVEL-002")
-        if op.persistent and not sd.recover:
-            return _reject(MQRC_PERSISTENT_NOT_ALLOWED, "CFLEVEL-004")
+            out.append(_reject(rc, "CFLEVEL-002"))
+        elif op.persistent and not sd.recover:
+            out.append(_reject(MQRC_PERSISTENT_NOT_ALLOWED, "CFLEVEL-004"))
     if op.length > q.defn.maxmsgl:
-        return _reject(MQRC_MSG_TOO_BIG_FOR_Q, "CFLEVEL-008")
-    if s is not None and s.defn.cflevel < 4 and op.length > SIZE_63K:
+        out.append(_reject(MQRC_MSG_TOO_BIG_FOR_Q, "CFLEVEL-008"))
+    if s is not None and s.defn.cflevel < 4 and _over_63k(model, op.length):
         rc = MQRC_WRONG_CF_LEVEL if model.readings.large_low_cflevel_rc == "2366" else MQRC_MSG_TOO_BIG_FOR_Q
-        return _reject(rc, "CFLEVEL-003")
-    return None
+        out.append(_reject(rc, "CFLEVEL-003"))
+    return out
+
+
+def _over_63k(model: Model, length: int) -> bool:
+    """CFLEVEL-003: MQRC 2366 names a message "bigger than 63 KB"; seed 003 says CFLEVEL 1-3 hold
+    messages "less than 63 KB".  Exactly 63 KB is refused under the second reading and accepted
+    under the first: both are admissible, so there the implementation's answer stands."""
+    if length != SIZE_63K:
+        return length > SIZE_63K
+    hint = model.hint
+    refused = (MQRC_WRONG_CF_LEVEL, MQRC_MSG_TOO_BIG_FOR_Q)
+    return hint is not None and not hint.outcome.ok and hint.outcome.reason in refused
+
+
+def _chosen(model: Model, candidates: list[Outcome]) -> Outcome:
+    """When a put breaks several documented limits no document says which reason code wins:
+    the implementation's, if it is one of them, else the first (principle 2)."""
+    hint = model.hint
+    if hint is not None and not hint.outcome.ok:
+        for c in candidates:
+            if c.reason == hint.outcome.reason:
+                return c
+    return candidates[0]
+
+
+def _queue_full(model: Model, op: Put, q: Queue) -> Outcome:
+    rules = ("QDEPTH-015", "QUEUE-004")
+    fired = ()
+    if q.max:
+        fired = events.fire(model, q, "QFULL", op.qmgr)
+        rules += ("QDEPTH-003", *events.rules_for("QFULL", q, fired))
+    return Outcome("put", False, MQRC_Q_FULL, rules, events=fired)
+
+
+_FULL = (MQRC_STORAGE_MEDIUM_FULL,)
 
 
 def put(model: Model, op: Put) -> Outcome:
     """MQPUT: refusals, Queue Full, offload decision, space, then Queue Depth High."""
     qm, q, s = _caller(model, op.qmgr, op.queue)
-    if type(op.length) is not int or not 0 <= op.length <= SIZE_100MB:
-        raise ConfigurationError("put.length", op.length, f"an integer 0..{SIZE_100MB}", "CFLEVEL-005")
+    if type(op.length) is not int or op.length < 0:
+        raise ConfigurationError("put.length", op.length, "an integer >= 0", "CFLEVEL-005")
     if not qm.active:
         return _reject(CMD_NOT_ACTIVE, "QUEUE-005")
-    refusal = _put_refusal(model, op, q, s)
-    if refusal is not None:
-        return refusal
+    candidates = _refusals(model, op, q, s)
     d = q.defn
-    if q.depth >= d.maxdepth:
-        rules = ("QDEPTH-015", "QUEUE-004")
-        fired = ()
-        if q.max:
-            fired = events.fire(model, q, "QFULL", op.qmgr)
-            rules += ("QDEPTH-003", *events.rules_for("QFULL", q, fired))
-        return Outcome("put", False, MQRC_Q_FULL, rules, events=fired)
+    full_queue = q.depth >= d.maxdepth
     offloaded: bool | None = None
     rules: tuple[str, ...] = ()
     elements = 0
-    if s is not None:
+    room = True
+    if s is not None and not s.failed and not (candidates and model.hint is None):
         offloaded, rules = offload.decide(model, s, op.length)
         elements = model.acct.offloaded_elements if offloaded else elements_for(op.length, model.acct)
-        if not fits(model.pools(s), 1, elements):
-            return Outcome("put", False, MQRC_STORAGE_MEDIUM_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
+        room = model.room(s, 1, elements, _FULL)
+    if candidates or full_queue or not room:
+        if full_queue:
+            candidates.append(Outcome("put", False, MQRC_Q_FULL, ("QDEPTH-015",)))
+        if not room:
+            candidates.append(
+                Outcome("put", False, MQRC_STORAGE_MEDIUM_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())  # type: ignore[union-attr]
+            )
+        chosen = _chosen(model, candidates)
+        return _queue_full(model, op, q) if chosen.reason == MQRC_Q_FULL else chosen
+    if s is not None:
         s.pools.entries_used += 1
         s.pools.elements_used += elements
     seq = model.next_seq()
@@ -139,6 +176,7 @@ def put(model: Model, op: Put) -> Outcome:
         events=fired,
         signals=model.full_signals(s),
         usage=s.pools.as_tuple(),
+        location=s.defn.offload_target if offloaded else "CF",
     )
 
 
@@ -232,15 +270,28 @@ def set_perfmev(model: Model, op: SetPerfmev) -> Outcome:
 
 
 def start_qmgr(model: Model, op: StartQmgr) -> Outcome:
-    model.qmgr(op.qmgr).active = True
+    qm = model.qmgr(op.qmgr)
+    if qm.active and model.hint is not None:  # starting a running queue manager: the harness's
+        return Outcome("start_qmgr", model.hint.outcome.ok, model.hint.outcome.reason)
+    qm.active = True
     return Outcome("start_qmgr", rules=("QDEPTH-016", "RECOVERY-008"))
 
 
 def stop_qmgr(model: Model, op: StopQmgr) -> Outcome:
     """A stopping queue manager's unit of work is backed out (QUEUE-005); shared messages stay (RECOVERY-008)."""
     qm = model.qmgr(op.qmgr)
+    if not qm.active and model.hint is not None:  # stopping a stopped queue manager: the harness's
+        return Outcome("stop_qmgr", model.hint.outcome.ok, model.hint.outcome.reason)
     signals = _settle(model, qm, False)
     qm.active = False
+    if model.readings.nonshared_at_stop == "lost":
+        for q in model.queues.values():
+            if q.defn.cfstruct is None and q.defn.qmgr == qm.name:
+                kept = [m for m in q.msgs if m.persistent]
+                for m in q.msgs:
+                    if not m.persistent:
+                        model.live.pop(m.seq, None)
+                q.msgs, q.depth = kept, len(kept)
     return Outcome("stop_qmgr", rules=("QUEUE-005", "RECOVERY-008"), signals=signals)
 
 
@@ -254,10 +305,10 @@ def backup(model: Model, op: Backup) -> Outcome:
     s = model.structure(op.cfstruct)
     if not qm.active:
         return Outcome("backup", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
-    if s.failed:
-        return Outcome("backup", False, MQRC_CF_STRUC_FAILED, ("RECOVERY-002",))
     if not _recoverable(s):
         return Outcome("backup", False, CMD_NOT_ALLOWED, ("RECOVERY-001",))
+    if s.failed:  # no document says what BACKUP of a failed structure does
+        return _undocumented(model, "backup", Outcome("backup", False, MQRC_CF_STRUC_FAILED), s)
     s.backup_taken = True
     return Outcome("backup", rules=("RECOVERY-001",))
 
@@ -275,7 +326,6 @@ def _empty(model: Model, s: Structure) -> dict[str, list[Message]]:
     for qm in model.qmgrs.values():
         qm.uow = [a for a in qm.uow if a[2] in model.live]
     s.pools.entries_used = s.pools.elements_used = 0
-    s.full_warning = False
     for msgs in kept.values():
         for m in msgs:
             m.locked = False
@@ -285,10 +335,23 @@ def _empty(model: Model, s: Structure) -> dict[str, list[Message]]:
 def fail_structure(model: Model, op: FailStructure) -> Outcome:
     """The structure fails: nonpersistent messages are lost (RECOVERY-004)."""
     s = model.structure(op.cfstruct)
-    if not s.failed:
-        s.failure_snapshot = _empty(model, s)
-        s.failed = True
-    return Outcome("fail_structure", rules=("RECOVERY-002", "RECOVERY-004"))
+    if s.failed:  # failing a failed structure is the harness's, not a documented event
+        return _undocumented(model, "fail_structure", Outcome("fail_structure"), s)
+    s.failure_snapshot = _empty(model, s)
+    s.failed = True
+    return Outcome("fail_structure", rules=("RECOVERY-002", "RECOVERY-004"), signals=model.full_signals(s))
+
+
+def _undocumented(model: Model, kind: str, default: Outcome, s: Structure) -> Outcome:
+    """An operation whose result no document decides: the implementation's answer stands and no
+    rule is judged (principle 1).  A BACKUP it reports taken counts for a later RECOVER."""
+    hint = model.hint
+    if hint is None:
+        return default
+    o = hint.outcome
+    if kind == "backup" and o.ok:
+        s.backup_taken = True
+    return Outcome(kind, o.ok, o.reason)
 
 
 def recover(model: Model, op: Recover) -> Outcome:
@@ -299,11 +362,11 @@ def recover(model: Model, op: Recover) -> Outcome:
     if not s.failed:
         if op.purge and model.readings.recover_purge_nonfailed == "accepted":
             _empty(model, s)
-            return Outcome("recover", rules=("RECOVERY-005", "RECOVERY-006"))
+            return Outcome("recover", rules=("RECOVERY-005", "RECOVERY-006"), signals=model.full_signals(s))
         return Outcome("recover", False, CMD_NOT_FAILED, ("RECOVERY-006",))
     if op.purge:
         s.failed, s.failure_snapshot = False, {}
-        return Outcome("recover", rules=("RECOVERY-005",))
+        return Outcome("recover", rules=("RECOVERY-005",), signals=model.full_signals(s))
     if not s.backup_taken:
         return Outcome("recover", False, CMD_NO_BACKUP, ("RECOVERY-007",))
     for qname, msgs in s.failure_snapshot.items():

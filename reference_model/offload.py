@@ -36,13 +36,26 @@ def decide(model: Model, s: Structure, length: int) -> tuple[bool, tuple[str, ..
     if sd.cflevel < 5:
         return False, ("OFFLOAD-004",)
     strict = model.readings.offload_compare == "strict"
+    metric = model.readings.offload_usage_metric
     rules = _RULES_OFF_IN_EFFECT if RULE_OFF in (sd.offld1sz, sd.offld2sz, sd.offld3sz) else _RULES
-    usage = None
+    open_question = False
     for th, sz in ((sd.offld1th, sd.offld1sz), (sd.offld2th, sd.offld2sz), (sd.offld3th, sd.offld3sz)):
-        if sz >= RULE_OFF or not (length > sz if strict else length >= sz):
+        if sz >= RULE_OFF or not _exceeds(length, sz, strict):
             continue
-        if usage is None:  # computed only when some rule's size test passes
-            usage = model.usage(s, model.readings.offload_usage_metric)
-        if usage > th if strict else usage >= th:
+        # OFFLDnTH(0): "set to 0% to offload all such messages" (seed 002), whatever the comparison
+        over = True if th == 0 else model.reached(model.before(s), th, metric, inclusive=not strict)
+        if over:
             return True, rules + _OFFLOADED
+        open_question = open_question or over is None
+    if open_question and model.hint is not None and model.hint.outcome.offloaded is not None:
+        # the usage the rule compares is not known: the implementation's decision stands (principle 2)
+        offloaded = bool(model.hint.outcome.offloaded)
+        return offloaded, rules + (_OFFLOADED if offloaded else ())
     return False, rules
+
+
+def _exceeds(length: int, size: int, strict: bool) -> bool:
+    """OFFLOAD-002: "offload data for messages exceeding SZn"; OFFLDnSZ(0K) is "(all messages)"."""
+    if size == 0:
+        return True
+    return length > size if strict else length >= size

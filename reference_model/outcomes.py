@@ -43,6 +43,8 @@ SIGNAL_RULES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 EVENT_KINDS = ("QDPHI", "QDPLO", "QFULL")
+#: Where a put's message data is kept (``Outcome.location``, wire protocol 1.1).
+LOCATIONS = ("CF", "SMDS", "DB2")
 EVENT_REASON = {"QDPHI": MQRC_Q_DEPTH_HIGH, "QDPLO": MQRC_Q_DEPTH_LOW, "QFULL": MQRC_Q_FULL}
 
 
@@ -85,6 +87,10 @@ class Outcome:
             elements_used, elements_total)`` after the operation, when one was
             touched.
         value: the state projection, for :class:`Inspect`.
+        location: for a successful MQ put to a shared queue, where its data is
+            kept: ``"CF"`` (in the structure's entry), ``"SMDS"`` or ``"DB2"``
+            (offloaded; see ``StructureDef.offload_target``).  Added in wire
+            protocol 1.1; ``None`` when not reported.
     """
 
     kind: str
@@ -97,3 +103,4 @@ class Outcome:
     signals: tuple[str, ...] = ()
     usage: tuple[int, int, int, int] | None = None
     value: Any = None
+    location: str | None = None

@@ -150,6 +150,38 @@ AMBIGUITIES: Mapping[str, Ambiguity] = {
             ("CAPACITY-006",),
             "ibm-facts 1.10: IMS and Db2 allow SIZE; MQ seed says 'less than SIZE'",
         ),
+        Ambiguity(
+            "alter_not_larger",
+            "Is SETXCF ALTER to a size no larger than the current size (and within INITSIZE..SIZE) accepted?",
+            ("accepted", "rejected"),
+            "accepted",
+            ("CAPACITY-006",),
+            "seed 001: newsize 'greater than the current coupling facility size'; IMS: 'between INITSIZE and SIZE'",
+        ),
+        Ambiguity(
+            "full_signal_timing",
+            "Does IXC585E/IXC586I appear at the step that crosses FULLTHRESHOLD, or may z/OS report it later?",
+            ("at-crossing", "deferred"),
+            "at-crossing",
+            ("CAPACITY-002", "CAPACITY-003"),
+            "ibm-facts 1.8: issued when usage 'reaches FULLTHRESHOLD'; structure full monitoring is periodic",
+        ),
+        Ambiguity(
+            "cqs_alter",
+            "Does the structure alter CQS starts complete inside the CQSPUT that reached the threshold?",
+            ("async", "sync"),
+            "async",
+            ("CQS-003", "CQS-004", "CQS-005"),
+            "seed 000: 'CQS attempts to make the structure larger by initiating a structure alter. If the alter fails'",
+        ),
+        Ambiguity(
+            "nonshared_at_stop",
+            "Do nonpersistent messages on a stopping queue manager's nonshared queues survive the stop?",
+            ("kept", "lost"),
+            "kept",
+            ("QUEUE-005",),
+            "ibm-facts 5.2: only shared queues' nonpersistent messages are said to survive restarts",
+        ),
     )
 }
 
@@ -178,6 +210,10 @@ class Readings:
     alter_below_initsize: str = _readings_field("alter_below_initsize")
     alter_at_size: str = _readings_field("alter_at_size")
     cflevel5_decrease: str = _readings_field("cflevel5_decrease")
+    alter_not_larger: str = _readings_field("alter_not_larger")
+    full_signal_timing: str = _readings_field("full_signal_timing")
+    cqs_alter: str = _readings_field("cqs_alter")
+    nonshared_at_stop: str = _readings_field("nonshared_at_stop")
 
     def as_dict(self) -> dict[str, str]:
         return attrs.asdict(self)

@@ -85,13 +85,20 @@ class Structure:
         "overflow_queues",
         "overflow_start",
         "pools",
+        "selection_open",
         "size_kb",
+        "size_known",
         "staging_depth",
     )
 
     def __init__(self, defn: StructureDef, acct: Accounting) -> None:
         self.defn = defn
         self.size_kb = defn.effective_initsize_kb
+        #: False after a change of size the implementation chose (a CQS alter completed inside a put).
+        self.size_known = True
+        #: CQS: the candidates (name -> lengths, longest first) of a selection the implementation has
+        #: not shown yet (it reports no CQS signals); None once shown.
+        self.selection_open: dict[str, list[int]] | None = None
         self.pools = Pools(self.size_kb, defn.ratio, acct)
         self.failed = False
         self.backup_taken = False
@@ -112,6 +119,7 @@ class Structure:
         s.pools = self.pools.clone()
         s.overflow_pools = self.overflow_pools.clone() if self.overflow_pools else None
         s.overflow_queues = set(self.overflow_queues)
+        s.selection_open = dict(self.selection_open) if self.selection_open is not None else None
         s.failure_snapshot = {q: [m.clone() for m in ms] for q, ms in self.failure_snapshot.items()}
         return s
 

@@ -15,7 +15,7 @@ garbage                ``... not a JSON line ...``                      no
 oversized line         ``... reply line longer than 1048576 bytes``     no
 wrong ``in_reply_to``  ``... in_reply_to 3, expected 4``                no
 wrong version          ``init ...: protocol_version '2.0' ...``         yes
-schema-invalid reply   ``... schema-invalid outcome at ok: ...``        no
+schema-invalid reply   ``... batch_ok reply to msg_id 9 at ...``        no
 unknown message type   ``... unknown message type 'frob'``              no
 error reply            ``open (msg_id 2): error 13 bad-config: ...``    per code
 =====================  ==============================================  =========
@@ -60,11 +60,8 @@ log = logging.getLogger("cfconform.wire.client")
 READ_CHUNK = 65536
 #: Seconds between the polite and the forceful stages of stopping a process.
 GRACE_SECONDS = 2.0
-#: With ``validate="sample"``: the first apply replies (and the first outcomes of the first batch
-#: reply) are checked against the JSON Schemas; after them, one apply reply in SAMPLE_EVERY and one
-#: outcome of each batch reply are.
-SAMPLE_FIRST = 16
-SAMPLE_EVERY = 97
+#: Values of ``WireAdapter(validate=...)``; "sample" is the old name of "all" (replies are no longer sampled).
+VALIDATE_MODES = ("all", "none", "sample")
 
 
 def suite_name() -> str:
@@ -406,10 +403,14 @@ class WireAdapter:
         init_timeout: seconds allowed for the process to start and answer ``init``.
         max_line_bytes: the longest reply line accepted (and announced in ``init``).
         batch_size: operations per ``batch`` request (large batches are chunked).
-        validate: ``"sample"`` (default: control messages, single ``apply`` replies and one
-            outcome of each batch reply are checked against the JSON Schemas),
-            ``"all"`` or ``"none"`` (structural checks only). Control replies are always checked
-            unless ``"none"``; single ``apply`` replies are sampled like batch outcomes.
+        validate: ``"all"`` (default): every reply is checked before anything reaches the
+            caller: control replies (``init_ok``, ``open_ok``, ``error``) against the JSON
+            Schemas, ``apply_ok``/``batch_ok`` envelopes and *every* outcome in them by
+            :func:`adapters.wire.messages.decode_outcome`, a hand-written check equivalent to
+            ``docs/schemas/outcome.json`` (and refusing NaN/Infinity).  ``"none"``: control
+            replies get structural checks only; outcomes are still checked in full (the check
+            is how they are decoded).  ``"sample"`` is accepted as the old name of ``"all"``.
+            A violation is a ``schema`` fault naming the reply and the field.
         stderr_path: append the implementation's stderr to this file (its tail is always
             kept in memory for error messages).
         pause_gc: pause Python's cyclic garbage collector during ``apply_batch`` (it
@@ -425,7 +426,7 @@ class WireAdapter:
         init_timeout: float = 20.0,
         max_line_bytes: int = m.MAX_LINE_BYTES,
         batch_size: int = m.BATCH_CHUNK,
-        validate: str = "sample",
+        validate: str = "all",
         stderr_path: str | None = None,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
@@ -434,14 +435,14 @@ class WireAdapter:
     ) -> None:
         if isinstance(cmd, str):
             cmd = shlex.split(cmd)
-        if validate not in ("sample", "all", "none"):
-            raise ValueError(f"validate={validate!r}: one of 'sample', 'all', 'none'")
+        if validate not in VALIDATE_MODES:
+            raise ValueError(f"validate={validate!r}: one of 'all', 'none' ('sample' is the old name of 'all')")
         self.cmd = list(cmd)
         self.timeout = timeout
         self.init_timeout = init_timeout
         self.max_line_bytes = max_line_bytes
         self.batch_size = max(1, batch_size)
-        self.validate = validate
+        self.validate = "all" if validate == "sample" else validate
         self.stderr_path = stderr_path
         self.cwd = cwd
         self.env = env
@@ -452,9 +453,6 @@ class WireAdapter:
         self.broken: str | None = None
         self._caps: Capabilities | None = None
         self._opened = False
-        self._sampled = 0
-        self._applies = 0
-        self._batch_checked = False
 
     def __repr__(self) -> str:
         return f"WireAdapter({shlex.join(self.cmd)!r})"
@@ -560,17 +558,11 @@ class WireAdapter:
             self._fail(phase, msg["msg_id"], fault, **kw)
 
     def _check(self, name: str, reply: dict[str, Any]) -> None:
+        """Check a control reply (``apply_ok`` and ``batch_ok`` are checked where their outcomes are decoded)."""
         if reply["type"] != name:
             raise ConnectionFault("unexpected-type", f"got {reply['type']!r}, expected {name!r}")
-        if self.validate == "all" or (self.validate == "sample" and self._sample_due(name)):
+        if self.validate != "none":
             schemas.validate(name, reply)
-
-    def _sample_due(self, name: str) -> bool:
-        """In ``sample`` mode: every control reply, the first apply_ok replies, then one in SAMPLE_EVERY."""
-        if name != "apply_ok":
-            return True
-        self._applies += 1
-        return self._applies <= SAMPLE_FIRST or self._applies % SAMPLE_EVERY == 0
 
     def _error(self, phase: str, msg_id: int, reply: dict[str, Any], **kw: Any) -> WireError:
         """A WireError for an ``error`` reply (or a ProtocolViolation-made fault if it is malformed)."""
@@ -645,9 +637,17 @@ class WireAdapter:
         if reply["type"] == "error":
             raise self._error(phase, msg_id, reply, step=0)
         try:
-            self._check("apply_ok", reply)
-            outcome = m.decode_outcome(reply.get("outcome"))
+            if reply["type"] != "apply_ok":
+                raise ConnectionFault("unexpected-type", f"got {reply['type']!r}, expected 'apply_ok'")
+            if "outcome" not in reply:
+                raise m.ProtocolViolation(
+                    f"schema-invalid apply_ok reply to msg_id {msg_id}: 'outcome' is a required property"
+                )
+            outcome = m.decode_outcome(reply["outcome"])
             _same_kind(op, outcome, 0)
+        except m.OutcomeViolation as exc:
+            text = exc.describe(f"apply_ok reply to msg_id {msg_id} at outcome")
+            self._fail(phase, msg_id, ConnectionFault("schema", text), step=0)
         except m.ProtocolViolation as exc:
             self._fail(phase, msg_id, ConnectionFault("schema", str(exc)), step=0)
         except ConnectionFault as fault:
@@ -681,7 +681,7 @@ class WireAdapter:
         total = len(ops)
         pos = 0
         text, count = self._encode_chunk(ops, 0, conn.peer_max_line_bytes)
-        pending: tuple[list[Any], int] | None = None
+        pending: tuple[list[Any], int, int] | None = None  # (outcome records, index of the first, reply's msg_id)
         while pos < total:
             msg_id = conn.next_msg_id()
             line = f'{{"type":"batch","msg_id":{msg_id},"ops":{text}}}\n'.encode()
@@ -712,7 +712,7 @@ class WireAdapter:
             except ConnectionFault as fault:
                 self._fail(phase, msg_id, fault, step=pos, outcomes=outcomes)
             if error is None and len(raw) == count:
-                pending = (raw, pos)
+                pending = (raw, pos, msg_id)
                 pos = after
                 if isinstance(upcoming, WireError):
                     self._decode_into(outcomes, pending, ops, phase, msg_id)
@@ -721,7 +721,7 @@ class WireAdapter:
                 if upcoming is not None:
                     text, count = upcoming
                 continue
-            self._decode_into(outcomes, (raw, pos), ops, phase, msg_id)
+            self._decode_into(outcomes, (raw, pos, msg_id), ops, phase, msg_id)  # raw may be empty
             pos += len(raw)
             if error is not None:
                 raise self._error(
@@ -766,37 +766,39 @@ class WireAdapter:
             raise m.ProtocolViolation("batch_ok without an 'outcomes' list")
         if len(raw) > sent:
             raise m.ProtocolViolation(f"batch_ok has {len(raw)} outcomes for {sent} ops")
-        if error is not None and (type(error) is not dict or len(raw) >= sent):
-            raise m.ProtocolViolation("batch_ok 'error' must be an object and leave at least one op unanswered")
+        if "error" in reply and (type(error) is not dict or len(raw) >= sent):
+            raise m.ProtocolViolation(
+                f"schema-invalid batch_ok reply to msg_id {reply['in_reply_to']} at error: {error!r:.80}: 'error' "
+                "must be an object and leave at least one op unanswered"
+            )
         if error is None and not raw:
             raise m.ProtocolViolation("batch_ok with no outcomes and no error")
-        if self.validate == "all":
-            schemas.validate("batch_ok", reply)
-        elif self.validate == "sample" and not self._batch_checked:
-            self._batch_checked = True
-            schemas.validate("batch_ok", {**reply, "outcomes": raw[:SAMPLE_FIRST]})
-        return raw, error
+        return raw, error  # the outcomes are checked as they are decoded; the error by _error
 
     def _decode_into(
         self,
         outcomes: list[Outcome],
-        pending: tuple[list[Any], int],
+        pending: tuple[list[Any], int, int],
         ops: Sequence[Any],
         phase: str,
         msg_id: int | None,
     ) -> None:
-        """Decode one reply's outcome records (sampled schema checks) onto ``outcomes``."""
-        raw, pos = pending
+        """Decode one reply's outcome records onto ``outcomes``, checking every one in full.
+
+        ``pending`` is (the records, the index in ``ops`` of the first, the msg_id the reply
+        answered); ``msg_id`` is the request in flight (a later one while replies overlap).
+        """
+        raw, pos, reply_to = pending
         try:
-            if self.validate == "sample":
-                self._sampled += 1
-                schemas.validate("outcome", raw[self._sampled * 7919 % len(raw)])
             decode = m.decode_outcome
             for j, rec in enumerate(raw):
                 o = decode(rec)
                 if o.kind != ops[pos + j].KIND:
                     _same_kind(ops[pos + j], o, pos + j)
                 outcomes.append(o)
+        except m.OutcomeViolation as exc:
+            text = exc.describe(f"batch_ok reply to msg_id {reply_to} at outcomes/{len(outcomes) - pos}")
+            self._fail(phase, msg_id, ConnectionFault("schema", text), step=len(outcomes), outcomes=outcomes)
         except m.ProtocolViolation as exc:
             self._fail(phase, msg_id, ConnectionFault("schema", str(exc)), step=len(outcomes), outcomes=outcomes)
 

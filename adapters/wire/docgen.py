@@ -96,6 +96,8 @@ _OUTCOME_FIELDS = {
     "signals": 'other observable effects as "NAME SUBJECT" strings, e.g. "IXC585E APP1"',
     "usage": "[entries_used, entries_total, elements_used, elements_total] of the structure the op touched",
     "value": "for inspect: the observable state (see Inspect)",
+    "location": "since 1.1, optional: for a successful MQ put to a shared queue, where its data is kept: "
+    '`"CF"` (in the structure), `"SMDS"` or `"DB2"` (offloaded, per the structure\'s OFFLOAD; DB2 at CFLEVEL(4))',
 }
 
 
@@ -105,7 +107,7 @@ def outcome_table() -> str:
     for a in attrs.fields(outcome_module.Outcome):
         prop = props[a.name]
         kind = prop.get("type") or ("array or null" if "anyOf" in prop else "any")
-        if "enum" in prop:
+        if "enum" in prop and a.name == "kind":
             kind = "string (an op kind)"
         if isinstance(kind, list):
             kind = " or ".join(kind)

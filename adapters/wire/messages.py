@@ -14,6 +14,7 @@ This module is data and pure functions only (no I/O), shared by the client
 from __future__ import annotations
 
 import json
+import math
 import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,12 +25,12 @@ from adapters.protocol import FAMILIES, PROTOCOL_VERSION, REASON_FIDELITY, Capab
 from reference_model.config import PROFILES
 from reference_model.errors import ConfigurationError
 from reference_model.operations import OPERATION_BY_KIND, DefineQueue, DefineStructure
-from reference_model.outcomes import EventMessage, Outcome
+from reference_model.outcomes import EVENT_KINDS, LOCATIONS, EventMessage, Outcome
 from reference_model.readings import AMBIGUITIES
 
 __all__ = [
     "BATCH_CHUNK", "ERRORS", "ERROR_BY_CODE", "MAX_LINE_BYTES", "MESSAGE_TYPES", "OBSERVABLES",
-    "PROTOCOL_VERSION", "REPLY_TYPES", "REQUEST_TYPES", "ErrorCode", "ProtocolViolation",
+    "PROTOCOL_VERSION", "REPLY_TYPES", "REQUEST_TYPES", "ErrorCode", "OutcomeViolation", "ProtocolViolation",
     "capabilities_from_record", "decode_line", "decode_op", "decode_outcome", "dumps", "encode",
     "error_reply", "fast_op_record",
 ]  # fmt: skip
@@ -229,40 +230,184 @@ def decode_op(record: Any) -> Any:
 
 
 # -- outcomes -------------------------------------------------------------------------------
-def decode_outcome(record: Any) -> Outcome:
-    """An :class:`Outcome` from its record, with cheap structural checks (hot path).
+_OUTCOME_FIELDS: tuple[str, ...] = tuple(a.name for a in attrs.fields(Outcome))
+_EVENT_FIELDS: tuple[str, ...] = tuple(a.name for a in attrs.fields(EventMessage))
+_OP_KINDS = frozenset(OPERATION_BY_KIND)
 
-    Raises :class:`ProtocolViolation` naming the problem; full checking against
-    the JSON Schema is done by :func:`adapters.wire.schemas.validate`.
+
+class OutcomeViolation(ProtocolViolation):
+    """An outcome record that its JSON Schema (docs/schemas/outcome.json) refuses.
+
+    Attributes:
+        field: where, as a JSON path inside the outcome (``"usage/0"``, ``"ok"``;
+            ``""`` for the record itself).
+        problem: what is wrong, in jsonschema's words where it has some.
+        record: the offending outcome record.
+    """
+
+    def __init__(self, field: str, problem: str, record: Any) -> None:
+        self.field = field
+        self.problem = problem
+        self.record = record
+        super().__init__(self.describe("outcome"))
+
+    def describe(self, where: str) -> str:
+        """The message, with the outcome located at ``where`` (``"batch_ok reply to msg_id 7 at outcomes/3"``)."""
+        at = f"{where}/{self.field}" if self.field else where
+        return f"schema-invalid {at}: {self.problem} (outcome {self.record!r:.200})"
+
+
+def decode_outcome(record: Any) -> Outcome:
+    """An :class:`Outcome` from its record, checked in full (the hot path of the wire client).
+
+    Accepts exactly the records docs/schemas/outcome.json accepts (as jsonschema
+    reads it: an integral float such as ``3.0`` is an integer, and becomes one),
+    and refuses NaN and Infinity anywhere, ``value`` included (they are not
+    JSON).  Raises :class:`OutcomeViolation` naming the field.  The common case
+    costs a few type tests per field; the error paths are slower and exact.
     """
     if type(record) is not dict:
-        raise ProtocolViolation(f"outcome is not an object: {record!r:.120}")
+        raise OutcomeViolation("", f"{record!r:.80} is not of type 'object'", record)
     try:
         o = Outcome(**record)
-    except TypeError as exc:
-        raise ProtocolViolation(f"outcome malformed ({exc}): {record!r:.160}") from None
-    if type(o.kind) is not str or type(o.ok) is not bool:
-        raise ProtocolViolation(f"outcome needs a string 'kind' and a boolean 'ok': {record!r:.160}")
-    if o.rules:
-        o.rules = _tuple_of_str(o.rules, "rules")
-    if o.events:
+    except TypeError:
+        _shape(record, _OUTCOME_FIELDS, ("kind",))
+        raise  # pragma: no cover - _shape always finds the reason
+    kind = o.kind
+    if type(kind) is not str or kind not in _OP_KINDS or type(o.ok) is not bool or "ok" not in record:
+        if type(kind) is not str or kind not in _OP_KINDS:
+            raise OutcomeViolation("kind", f"{kind!r:.80} is not one of the operation kinds", record)
+        if "ok" not in record:
+            raise OutcomeViolation("", "'ok' is a required property", record)
+        raise OutcomeViolation("ok", f"{o.ok!r:.80} is not of type 'boolean'", record)
+    value = o.reason
+    if value is not None and type(value) is not int and type(value) is not str:
+        o.reason = _integer(value, "reason", record, "'integer', 'string', 'null'")
+    value = o.rules
+    if type(value) is list:  # present (a JSON array); the default is the empty tuple
         try:
-            o.events = tuple(EventMessage(**e) for e in o.events)
-        except TypeError as exc:
-            raise ProtocolViolation(f"outcome events malformed ({exc}): {o.events!r:.160}") from None
-    if o.signals:
-        o.signals = _tuple_of_str(o.signals, "signals")
-    if o.usage is not None:
-        if type(o.usage) is not list or len(o.usage) != 4:
-            raise ProtocolViolation(f"outcome usage must be a list of 4 integers: {o.usage!r:.80}")
-        o.usage = tuple(o.usage)
+            "".join(value)  # a list of strings, at C speed
+        except TypeError:
+            _strings(value, "rules", record)
+        o.rules = tuple(value)
+    elif type(value) is not tuple:
+        o.rules = _strings(value, "rules", record)
+    value = o.offloaded
+    if value is not None and type(value) is not bool:
+        raise OutcomeViolation("offloaded", f"{value!r:.80} is not of type 'boolean', 'null'", record)
+    value = o.tag
+    if value is not None and type(value) is not int:
+        o.tag = _integer(value, "tag", record, "'integer', 'null'")
+    value = o.events
+    if type(value) is not tuple:
+        o.events = _events(value, record)
+    value = o.signals
+    if type(value) is not tuple:
+        o.signals = _strings(value, "signals", record)
+    value = o.usage
+    if value is not None:
+        if type(value) is not list or len(value) != 4:
+            o.usage = _usage(value, record)
+        else:
+            a, b, c, d = value
+            if type(a) is int and type(b) is int and type(c) is int and type(d) is int and (a | b | c | d) >= 0:
+                o.usage = (a, b, c, d)
+            else:
+                o.usage = _usage(value, record)
+    value = o.location
+    if value is not None and value not in LOCATIONS:
+        if type(value) is not str:
+            raise OutcomeViolation("location", f"{value!r:.80} is not of type 'string', 'null'", record)
+        raise OutcomeViolation("location", f"{value!r:.80} is not one of {[*LOCATIONS, None]}", record)
+    if o.value is not None:
+        _finite(o.value, "value", record)
     return o
 
 
-def _tuple_of_str(value: Any, name: str) -> tuple[str, ...]:
+def _shape(record: dict[str, Any], fields: tuple[str, ...], required: tuple[str, ...], where: str = "") -> None:
+    """Raise the OutcomeViolation for a record with an unknown field or without a required one."""
+    prefix = f"{where}/" if where else ""
+    for key in record:
+        if key not in fields:
+            raise OutcomeViolation(
+                f"{prefix}{key}",
+                f"unknown field {key!r:.60} (additional properties are not allowed; allowed {list(fields)})",
+                record,
+            )
+    for key in required:
+        if key not in record:
+            raise OutcomeViolation(where, f"{key!r} is a required property", record)
+
+
+def _integer(value: Any, field: str, record: Any, types: str = "'integer'") -> int:
+    """``value`` as JSON Schema's integer (``3.0`` is one), or raise naming ``field``."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    raise OutcomeViolation(field, f"{value!r:.80} is not of type {types}", record)
+
+
+def _strings(value: Any, field: str, record: Any) -> tuple[str, ...]:
     if type(value) is not list:
-        raise ProtocolViolation(f"outcome {name} must be a list of strings: {value!r:.80}")
+        raise OutcomeViolation(field, f"{value!r:.80} is not of type 'array'", record)
+    try:
+        "".join(value)  # C speed; TypeError names no index, so look for it below
+    except TypeError:
+        for i, item in enumerate(value):
+            if type(item) is not str:
+                raise OutcomeViolation(f"{field}/{i}", f"{item!r:.80} is not of type 'string'", record) from None
     return tuple(value)
+
+
+def _usage(value: Any, record: Any) -> tuple[int, ...]:
+    if type(value) is not list:
+        raise OutcomeViolation("usage", f"{value!r:.80} is not of type 'array', 'null'", record)
+    if len(value) != 4:
+        size = "short" if len(value) < 4 else "long"
+        raise OutcomeViolation("usage", f"{value!r:.80} is too {size} (4 items: entries used/total, "
+                               "elements used/total)", record)  # fmt: skip
+    out = []
+    for i, item in enumerate(value):
+        n = item if type(item) is int else _integer(item, f"usage/{i}", record)
+        if n < 0:
+            raise OutcomeViolation(f"usage/{i}", f"{item!r} is less than the minimum of 0", record)
+        out.append(n)
+    return tuple(out)
+
+
+def _events(value: Any, record: Any) -> tuple[EventMessage, ...]:
+    if type(value) is not list:
+        raise OutcomeViolation("events", f"{value!r:.80} is not of type 'array'", record)
+    out = []
+    for i, event in enumerate(value):
+        where = f"events/{i}"
+        if type(event) is not dict:
+            raise OutcomeViolation(where, f"{event!r:.80} is not of type 'object'", record)
+        _shape(event, _EVENT_FIELDS, _EVENT_FIELDS, where)
+        fields = dict(event)
+        for name in ("qmgr", "queue"):
+            if type(fields[name]) is not str:
+                raise OutcomeViolation(f"{where}/{name}", f"{fields[name]!r:.80} is not of type 'string'", record)
+        if fields["kind"] not in EVENT_KINDS or type(fields["kind"]) is not str:
+            raise OutcomeViolation(f"{where}/kind", f"{fields['kind']!r:.80} is not one of {list(EVENT_KINDS)}", record)
+        for name in ("correl", "enq", "deq"):
+            if type(fields[name]) is not int:
+                fields[name] = _integer(fields[name], f"{where}/{name}", record)
+        out.append(EventMessage(**fields))
+    return tuple(out)
+
+
+def _finite(value: Any, field: str, record: Any) -> None:
+    """Refuse NaN and Infinity anywhere in ``value`` (Python's json module reads them; JSON has none)."""
+    kind = type(value)
+    if kind is float:
+        if not math.isfinite(value):
+            raise OutcomeViolation(field, f"{value!r} is not a JSON number (NaN and Infinity are not JSON)", record)
+    elif kind is dict:
+        for key, item in value.items():
+            _finite(item, f"{field}/{key}", record)
+    elif kind is list:
+        for i, item in enumerate(value):
+            _finite(item, f"{field}/{i}", record)
 
 
 # -- capabilities ---------------------------------------------------------------------------

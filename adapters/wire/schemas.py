@@ -10,9 +10,11 @@ field added there appears here) and written to ``docs/schemas/*.json`` by
 :func:`validate` checks an instance with :mod:`jsonschema` when it is
 installed (a dev dependency); without it, it falls back to the structural
 checks of :mod:`adapters.wire.messages`, so the wire client works either way.
-The client never validates every outcome of a long batch (the hot path): it
-validates control messages, single ``apply`` replies and a sample of batch
-outcomes; ``cfconform check-protocol`` and the tests validate everything.
+The client checks every reply: control replies with :func:`validate`, and
+every outcome of ``apply_ok`` and ``batch_ok`` (the hot path) with the
+hand-written :func:`adapters.wire.messages.decode_outcome`, which accepts
+exactly what the ``outcome`` schema accepts (tests/adapters/test_outcome_validation.py
+compares the two) and also refuses NaN and Infinity anywhere in an outcome.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from adapters.protocol import FAMILIES, PROTOCOL_VERSION, REASON_FIDELITY
 from adapters.wire.messages import ERRORS, OBSERVABLES, ProtocolViolation
 from reference_model.config import PROFILES, Accounting, Config, QueueDef, StructureDef
 from reference_model.operations import OPERATIONS
-from reference_model.outcomes import EVENT_KINDS, EventMessage, Outcome
+from reference_model.outcomes import EVENT_KINDS, LOCATIONS, EventMessage, Outcome
 from reference_model.readings import AMBIGUITIES
 
 try:  # optional at run time
@@ -42,6 +44,7 @@ except ImportError:  # pragma: no cover - exercised only without the dev depende
 HAVE_JSONSCHEMA = _jsonschema is not None
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 ID_PREFIX = f"urn:cfconform:wire:{PROTOCOL_VERSION}:"
+MAJOR = PROTOCOL_VERSION.split(".")[0]
 
 _NULL = {"type": "null"}
 _STR = {"type": "string"}
@@ -180,6 +183,11 @@ def _outcome_schema() -> dict[str, Any]:
                 "description": "[entries_used, entries_total, elements_used, elements_total].",
             },
             "value": {"description": "For inspect: the observable state."},
+            "location": {
+                "type": ["string", "null"],
+                "enum": [*LOCATIONS, None],
+                "description": "Protocol 1.1: where a put's message data is kept (CF, or offloaded to SMDS or DB2).",
+            },
         },
         "required": ["kind", "ok"],
         "additionalProperties": False,
@@ -264,7 +272,11 @@ def _messages() -> dict[str, dict[str, Any]]:
         "init_ok": _message(
             "init_ok",
             {
-                "protocol_version": {"const": PROTOCOL_VERSION},
+                "protocol_version": {
+                    "type": "string",
+                    "pattern": rf"^{MAJOR}\.[0-9]+$",
+                    "description": f"MAJOR.MINOR; the major version must be the suite's ({MAJOR}).",
+                },
                 "capabilities": {"$ref": "#/$defs/capabilities"},
                 "max_line_bytes": limit,
             },

@@ -71,6 +71,19 @@ def compatible(version: Any) -> bool:
     return isinstance(version, str) and version.split(".")[0] == PROTOCOL_VERSION.split(".")[0]
 
 
+def _minor(version: str) -> int:
+    """The minor version of a compatible ``version`` (0 if it has none or it is not a number)."""
+    _, _, minor = version.partition(".")
+    return int(minor) if minor.isdigit() else 0
+
+
+def _record_1_0(outcome: Any) -> dict[str, Any]:
+    """The outcome record for a 1.0 suite, which refuses unknown outcome fields: no ``location`` (added in 1.1)."""
+    record = outcome_to_record(outcome)
+    record.pop("location", None)
+    return record
+
+
 class _Session:
     """The state of one connection: initialised?, the adapter, whether it is open."""
 
@@ -82,6 +95,7 @@ class _Session:
         self.adapter: Any = None
         self.opened = False
         self.closed = False
+        self.to_record: Callable[[Any], dict[str, Any]] = outcome_to_record  # per the suite's minor version
 
     # -- output ---------------------------------------------------------------------
     def send(self, msg: dict[str, Any]) -> None:
@@ -145,6 +159,8 @@ class _Session:
         limit = msg.get("max_line_bytes")
         if type(limit) is int and limit >= 1024:
             self.reply_limit = limit
+        if _minor(version) < 1:  # a 1.0 suite: outcome records are strict there, so leave 1.1's fields out
+            self.to_record = _record_1_0
         adapter = self.factory()
         caps = adapter.capabilities().to_record()
         self.adapter = adapter
@@ -196,7 +212,7 @@ class _Session:
         except Exception as exc:
             return None, _decode_error(exc)
         try:
-            return outcome_to_record(self.adapter.apply(op)), None
+            return self.to_record(self.adapter.apply(op)), None
         except Exception as exc:
             return None, _apply_error(exc, record)
 
@@ -240,7 +256,7 @@ class _Session:
         biggest = _PLAIN_BOUND
         limit = self.reply_limit
         error: tuple[int, str, Any] | None = None
-        decode, apply, to_record = decode_op, self.adapter.apply, outcome_to_record
+        decode, apply, to_record = decode_op, self.adapter.apply, self.to_record
         for op_record in ops:
             if parts and size + biggest > limit:
                 break  # reply only this prefix; the suite sends the rest again

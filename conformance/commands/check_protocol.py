@@ -9,6 +9,7 @@ replies, lifecycle), not that it behaves like the model.  One line per check,
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import time
 from collections.abc import Callable
@@ -273,10 +274,14 @@ def _check_error(reply: dict[str, Any], msg_id: int) -> None:
 
 
 def _check_version(version: Any) -> None:
+    """Any MAJOR.MINOR with the suite's major version passes (docs/PROTOCOL.md, Versioning)."""
     from adapters.protocol import PROTOCOL_VERSION
 
-    if version != PROTOCOL_VERSION:
-        raise _Failed(f"init_ok protocol_version {version!r:.40}, expected {PROTOCOL_VERSION!r}")
+    major = PROTOCOL_VERSION.split(".")[0]
+    if not isinstance(version, str) or re.fullmatch(rf"{major}\.[0-9]+", version) is None:
+        raise _Failed(
+            f"init_ok protocol_version {version!r:.40}, expected {major}.x (the suite speaks {PROTOCOL_VERSION})"
+        )
 
 
 def _brief(reply: dict[str, Any]) -> str:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import gc
+import os
 import time
 
 import pytest
 
-from adapters.protocol import AdapterError
-from adapters.wire.client import WireAdapter, WireError
+from adapters.protocol import AdapterError, NotSupported
+from adapters.wire.client import WireAdapter, WireError, WireNotSupported
 from conformance.cli import main
 from reference_model.operations import Get, Put
 from tests.adapters.conftest import fake, small_mq_config
@@ -136,7 +137,7 @@ def test_schema_invalid_reply_is_a_fault():
 
 def test_schema_invalid_reply_is_caught_without_jsonschema_validation_too():
     adapter = opened("fake_schema_invalid", validate="none")
-    with pytest.raises(WireError, match="boolean 'ok'"):
+    with pytest.raises(WireError, match="at outcome/ok: 'yes' is not of type 'boolean'"):
         adapter.apply(Get("QM01", "Q1"))
     assert_reaped(adapter)
 
@@ -219,3 +220,37 @@ def test_check_protocol_fails_bad_implementations(capsys, name, failing):
     out = capsys.readouterr().out
     assert failing in out
     assert "summary:" in out
+
+
+def opened_with_error_code(code: int, **kwargs) -> WireAdapter:
+    env = {**os.environ, "FAKE_ERROR_CODE": str(code)}
+    return opened("fake_batch_error_code", env=env, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("code", "cls", "definite"),
+    [(10, WireNotSupported, True), (14, WireError, True), (19, WireError, True), (12, WireError, False)],
+)
+def test_an_error_at_the_first_op_of_a_batch_is_that_ops_error_not_a_crash(code, cls, definite):
+    """batch_ok with no outcomes and an error: the error of op 0 (it once raised ZeroDivisionError)."""
+    adapter = opened_with_error_code(code)
+    with pytest.raises(AdapterError) as caught:
+        adapter.apply_batch([Get("QM01", "Q1"), Put("QM01", "Q1", 10)])
+    err = caught.value
+    assert type(err) is cls
+    assert isinstance(err, NotSupported) == (code == 10)
+    assert (0, code, definite, "error-reply", []) == (err.step, err.code, err.definite, err.fault, err.outcomes)
+    assert f"error {code}" in str(err)
+    assert adapter.apply(Put("QM01", "Q1", 10)).ok  # an error reply is not fatal
+    adapter.close()
+
+
+def test_an_error_at_the_first_op_of_a_later_chunk_keeps_the_earlier_outcomes():
+    adapter = opened_with_error_code(10, batch_size=2)
+    ops = [Put("QM01", "Q1", 10), Put("QM01", "Q1", 10), Get("QM01", "Q1"), Put("QM01", "Q1", 10)]
+    with pytest.raises(NotSupported) as caught:
+        adapter.apply_batch(ops)
+    err = caught.value
+    assert (2, 10, True) == (err.step, err.code, err.definite)
+    assert ["put", "put"] == [o.kind for o in err.outcomes]
+    adapter.close()
