@@ -12,6 +12,7 @@ mixes readings does not (principle 3).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,12 +28,14 @@ from conformance.compare import (
     CorrelMap,
     FieldDiff,
     compare,
+    diff,
 )
 from conformance.relations import UsageRelations
 from reference_model.config import Config
 from reference_model.cqs import adopt_selection
 from reference_model.model import Model, Observed
 from reference_model.operations import (
+    AlterOutcome,
     Backout,
     Commit,
     DefineQueue,
@@ -71,24 +74,57 @@ class StepVerdict:
         return self.diff is None
 
 
-#: Commands an implementation may refuse where the model accepts them: no document says a DEFINE or
-#: ALTER CFSTRUCT must succeed (names, keywords and resources are the product's).  Counting limits
-#: are judged: refusing a definition on a structure or group already holding this many is read as a
-#: limit, and "up to 512 queues" / "up to 64 structures" decide those (TOPOLOGY-003/005).
+#: Commands an implementation may refuse where the model accepts them (names, keywords and
+#: resources are the product's), except where a sentence decides: see :func:`_refusable`.
 REFUSABLE = ("define_structure", "define_queue", "alter_structure", "set_perfmev")
-COUNT_JUDGED_FROM = 8
+
+
+#: Names of the kind every product accepts (IBM's own examples): refusing one is about something else.
+_PLAIN_NAME = re.compile(r"^[A-Z][A-Z0-9.]{0,11}$")
+#: ALTER CFSTRUCT keywords with documented values (CFLEVEL 1-5, RECOVER, OFFLOAD at CFLEVEL(5)).
+_DOCUMENTED_KEYWORDS = frozenset({"cflevel", "recover", "offload"})
+
+
+def _field(definition: Any, name: str) -> Any:
+    """A field of a definition given as a record or as a raw dict."""
+    return definition.get(name) if isinstance(definition, dict) else getattr(definition, name, None)
 
 
 def _refusable(model: Model, op: Any, expected: Outcome, observed: Outcome) -> bool:
+    """Whether refusing ``op`` is the implementation's right.  Judged: a plainly named queue on a
+    structure holding fewer than 512 (TOPOLOGY-005 "Each structure can hold up to 512 shared
+    queues"), a plainly named MQ structure among fewer than 63 (TOPOLOGY-003), and an ALTER CFSTRUCT
+    of CFLEVEL, RECOVER or OFFLOAD to documented values that the model accepts (CFLEVEL-001/009)."""
     if observed.ok or not expected.ok or getattr(op, "KIND", None) not in REFUSABLE:
         return False
     if isinstance(op, DefineQueue):
-        cfstruct = getattr(op.queue, "cfstruct", None)
-        held = sum(1 for q in model.queues.values() if cfstruct is not None and q.defn.cfstruct == cfstruct)
-        return held < COUNT_JUDGED_FROM
+        name, cfstruct = _field(op.queue, "name"), _field(op.queue, "cfstruct")
+        held = sum(1 for other in model.queues.values() if cfstruct is not None and other.defn.cfstruct == cfstruct)
+        # (the model has taken the step: the count includes the queue refused)
+        return not (isinstance(name, str) and _PLAIN_NAME.match(name) and cfstruct is not None and held <= 512)
     if isinstance(op, DefineStructure):
-        return len(model.structures) < COUNT_JUDGED_FROM
+        name = _field(op.structure, "name")
+        plain = model.config.profile == "mq" and isinstance(name, str) and bool(_PLAIN_NAME.match(name))
+        return not (plain and "." not in name and len(model.structures) <= 63)
+    if op.KIND == "alter_structure":
+        return model.config.profile != "mq" or not all(_documented(k, v) for k, v in dict(op.changes).items())
     return True
+
+
+#: OFFLDnSZ and OFFLDnTH values IBM's texts use (seed 002's table and examples, the /64K default).
+_OFFLOAD_SIZES = frozenset({0, 4 * 1024, 32 * 1024, 64 * 1024})
+_OFFLOAD_THRESHOLDS = frozenset({0, 70, 80, 90})
+
+
+def _documented(keyword: str, value: Any) -> bool:
+    """Whether an ALTER CFSTRUCT keyword and value are ones the documents show valid."""
+    if keyword in _DOCUMENTED_KEYWORDS:
+        return True
+    if keyword.startswith("offld") and keyword.endswith("sz"):
+        return value in _OFFLOAD_SIZES
+    if keyword.startswith("offld") and keyword.endswith("th"):
+        return value in _OFFLOAD_THRESHOLDS
+    return False
 
 
 class _Candidate:
@@ -117,7 +153,8 @@ def _adopt_selections(model: Model, observed: Outcome) -> None:
     seen = observed.value.get("structures") if isinstance(observed.value, Mapping) else None
     for name, s in model.structures.items():
         if s.selection_open is not None and isinstance((seen or {}).get(name), Mapping):
-            adopt_selection(model, s, seen[name].get("overflow_queues"))  # type: ignore[index]
+            shown = seen[name]  # type: ignore[index]
+            adopt_selection(model, s, shown.get("overflow_queues"), shown.get("overflow_mode"))
 
 
 def _adopt_sizes(model: Model, observed: Outcome) -> None:
@@ -128,6 +165,40 @@ def _adopt_sizes(model: Model, observed: Outcome) -> None:
         size = (seen or {}).get(name, {}).get("size_kb") if not s.size_known else None
         if isinstance(size, int) and 1 <= size <= s.defn.size_kb:
             s.size_kb, s.size_known = size, True
+
+
+def _moved_off(model: Model, op: Any, expected: Outcome, hint: Observed, structure: str | None) -> FieldDiff | None:
+    """CQS-011: an alter failure that moves approved queues' data objects to the overflow structure
+    lowers the primary structure's usage."""
+    s = model.structures.get(structure) if structure is not None else None
+    if not isinstance(op, AlterOutcome) or s is None or s.defn.ovflwstr is None:
+        return None
+    before, after = hint.before.get(structure), hint.after.get(structure)  # type: ignore[arg-type]
+    moved = any(sig.startswith(f"OVERFLOW_QUEUE {structure} ") for sig in expected.signals)
+    if not moved or before is None or after is None or after[0] < before[0] or after[2] < before[2]:
+        return None
+    return diff("usage.moved", "usage", f"less in use on the primary than before {list(before)}", list(after))
+
+
+def _off_primary(model: Model, op: Any) -> bool:
+    """A CQS get while its structure is in overflow mode may take a data object from the overflow
+    structure: the primary's usage (the one reported) need not fall."""
+    if model.config.profile != "cqs" or not isinstance(op, Get):
+        return False
+    q = model.queues.get(op.queue)
+    s = model.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
+    return s is None or s.overflow_mode or bool(s.overflow_queues)
+
+
+def _released(model: Model, qmgr: str) -> set[str]:
+    """Structures where ``qmgr``'s unit of work holds gets a commit will release."""
+    qm = model.qmgrs.get(qmgr)
+    out = set()
+    for action, qname, _ in qm.uow if qm is not None else ():
+        q = model.queues.get(qname)
+        if action == "get" and q is not None and q.defn.cfstruct is not None:
+            out.add(q.defn.cfstruct)
+    return out
 
 
 def _structure_of(model: Model, op: Any) -> str | None:
@@ -159,11 +230,13 @@ def _reported(op: Any, observed: Outcome, structure: str | None) -> dict[str, tu
 class Checker:
     """Checks a trace step by step; see the module docstring."""
 
-    def __init__(self, config: Config, caps: Capabilities) -> None:
+    def __init__(self, config: Config, caps: Capabilities, start: Readings | None = None) -> None:
+        """``start``: the readings to try first (those an earlier trace of the same implementation
+        was found to follow); the declared ones always win, and any others are searched as usual."""
         self.config = config
         self.caps = caps
         self.fixed = {k: v for k, v in caps.readings.items() if v != "unknown" and k in AMBIGUITIES}
-        base = Readings(**self.fixed)
+        base = Readings(**{**(start.as_dict() if start is not None else {}), **self.fixed})
         self.alive: list[_Candidate] = [_Candidate(config, base)]
         self.history: list[tuple[Any, Outcome, Observed]] = []
         #: The implementation's usage per structure, as last reported and still current.
@@ -181,14 +254,17 @@ class Checker:
         index = len(self.history)
         structure = _structure_of(self.alive[0].model, op)
         after = _reported(op, observed, structure)
-        self.cqs_signals = self.cqs_signals or any(
-            sig.split(" ", 1)[0] in CQS_SIGNALS for sig in observed.signals
-        )
+        self.cqs_signals = self.cqs_signals or any(sig.split(" ", 1)[0] in CQS_SIGNALS for sig in observed.signals)
         hint = Observed(observed, dict(self.view), after, self.cqs_signals)
         self.history.append((op, observed, hint))
+        model = self.alive[0].model
+        before = hint.before.get(structure) if not _off_primary(model, op) else None
         broken = self.relations.check(
-            op, observed, hint.before.get(structure), after.get(structure), structure, self.config.profile
-        )
+            op, observed, before, after.get(structure), structure, self.config.profile
+        ) or self.relations.later(op, after)
+        if isinstance(op, Commit) and observed.ok:
+            for name in _released(model, op.qmgr):
+                self.relations.settled(name, hint.before.get(name))
         self._sync_view(op, structure, after)
         survivors, first = [], None
         for cand in self.alive:
@@ -196,6 +272,7 @@ class Checker:
             first = first or (expected, diff)
             if diff is None:
                 survivors.append((cand, expected))
+        broken = broken or _moved_off(self.alive[0].model, op, first[0], hint, structure)  # type: ignore[index]
         if broken is not None:  # a relation of the implementation's own figures: no reading explains it
             expected = first[0]  # type: ignore[index]
             self.failed = StepVerdict(index, expected, observed, broken, broken.rules[:1])

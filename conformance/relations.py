@@ -4,8 +4,9 @@ The documents leave storage accounting to the coupling facility, so the checker 
 an implementation's usage with the model's (DEVELOPERS.md, principle 2).  What they do state
 holds for any accounting, and is checked here on the figures the implementation reports:
 
-- ``usage.grows`` (QUEUE-004, CAPACITY-010): putting a message never frees structure storage,
-  and retrieving one outside syncpoint never uses more;
+- ``usage.grows`` (QUEUE-004): putting a message never frees structure storage;
+- ``usage.frees`` (CAPACITY-010): retrieving one outside syncpoint frees some ("referenced inside
+  a coupling facility ... until they are retrieved by an MQGET");
 - ``usage.offloaded`` (OFFLOAD-005): an offloaded message "still requires 0.75 KB of storage in
   the coupling facility", against its whole data kept in the structure, so once a message of a
   few KB is offloaded it costs no more elements than a message at least as long kept whole.
@@ -32,6 +33,8 @@ class UsageRelations:
         #: (length, elements added) of puts kept whole, and of offloaded puts, per structure.
         self.kept: dict[str, list[tuple[int, int]]] = {}
         self.offloaded: dict[str, list[tuple[int, int]]] = {}
+        #: Usage before a commit that released gets, per structure (see :meth:`settled`).
+        self.pending_free: dict[str, Pools4] = {}
 
     def check(
         self,
@@ -47,12 +50,28 @@ class UsageRelations:
             return None
         if not all(isinstance(v, int) for v in (*before, *after)):
             return None
-        if profile != "mq":  # a CQSPUT reaching OVFLWMAX may move queues off the primary structure
-            return None
-        if isinstance(op, Put):
+        if isinstance(op, Get) and not op.syncpoint and not _less(after, before):
+            # CAPACITY-010: "referenced ... until they are retrieved by an MQGET": the get frees storage
+            return diff("usage.frees", "usage", f"less in use than before the get {list(before)}", list(after))
+        if isinstance(op, Put) and profile == "mq":  # a CQSPUT reaching OVFLWMAX may move queues off
             return self._put(op, observed, before, after, structure)
-        if isinstance(op, Get) and not op.syncpoint and (after[0] > before[0] or after[2] > before[2]):
-            return diff("usage.grows", "usage", f"no more in use than before the get {list(before)}", list(after))
+        return None
+
+    def settled(self, structure: str, before: Pools4 | None) -> None:
+        """A commit released gets made under syncpoint on ``structure`` (usage ``before`` it): the next
+        usage reported for it, with no put in between, must be lower (CAPACITY-010)."""
+        if before is not None:
+            self.pending_free[structure] = before
+
+    def later(self, op: Any, after: dict[str, Pools4]) -> FieldDiff | None:
+        """Check and clear what earlier steps made due (see :meth:`settled`)."""
+        if isinstance(op, Put):
+            self.pending_free.clear()
+            return None
+        for name, pools in after.items():
+            due = self.pending_free.pop(name, None)
+            if due is not None and not _less(pools, due):
+                return diff("usage.frees", "usage", f"less in use than before the commit {list(due)}", list(pools))
         return None
 
     def _put(self, op: Put, observed: Outcome, before: Pools4, after: Pools4, structure: str) -> FieldDiff | None:
@@ -82,3 +101,8 @@ class UsageRelations:
                 )
             self.kept.setdefault(structure, []).append((op.length, added))
         return None
+
+
+def _less(after: Pools4, before: Pools4) -> bool:
+    """Fewer entries or fewer elements in use, and neither more."""
+    return after[0] <= before[0] and after[2] <= before[2] and (after[0] < before[0] or after[2] < before[2])

@@ -11,11 +11,13 @@ and :mod:`properties.cqs_machine`.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine
@@ -29,6 +31,7 @@ from reference_model.accounting import pool_totals
 from reference_model.config import Accounting, Config
 from reference_model.errors import ConfigurationError
 from reference_model.model import Model
+from reference_model.readings import AMBIGUITIES, Readings
 from reference_model.state import Structure
 
 #: Indices into the configuration's names; -1 is the last (the 32nd queue manager, the newest structure).
@@ -89,11 +92,15 @@ class Recorder:
         #: (NotSupported), and at divergences blamed only on rules it does not claim.
         self.refused: Counter[str] = Counter()
         self.unclaimed: Counter[str] = Counter()
+        #: The readings the last judged case was found to follow: the next case tries them first
+        #: (an implementation follows one reading per ambiguity, so searching again is waste).
+        self.readings: Readings | None = None
         #: Operation kinds the implementation answered "not supported": never generated again.
         self.unsupported: set[str] = set()
         #: Rules masked while exploring on after a failure (and known deviations): a divergence
         #: blamed on them alone ends the case unjudged, like one on an unclaimed rule.
         self.masked: frozenset[str] = frozenset()
+        self.masked_halts: Counter[str] = Counter()
         self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
         self._first_failing_case: int | None = None
         #: Whether generation goes on after the first failure (False: the verdict is enough).
@@ -139,6 +146,7 @@ class MachineBase(RuleBasedStateMachine):
         self.config: Config | None = None
         self.ops: list[Any] = []
         self.checker: Checker | None = None
+        self.driver: Model | None = None
         self.failed = False
         self.halted = False  # the case ended, not judged (see Recorder.refused and .unclaimed)
         self.skipped = False  # the last operation was not applied (a kind the implementation refused)
@@ -152,7 +160,9 @@ class MachineBase(RuleBasedStateMachine):
         self.adapter = type(self).adapter_factory()
         try:
             caps = self.adapter.capabilities()
-            self.checker = Checker(config, caps)
+            self.checker = Checker(config, caps, self.recorder.readings)
+            declared = {k: v for k, v in caps.readings.items() if v != "unknown" and k in AMBIGUITIES}
+            self.driver = Model(attrs.evolve(config, readings=Readings(**declared)))
             self.adapter.open(config)
         except Exception as err:  # an implementation that cannot even open is a verdict, not our crash
             if is_refusal(err) or isinstance(err, ConfigurationError):
@@ -164,7 +174,11 @@ class MachineBase(RuleBasedStateMachine):
 
     @property
     def model(self) -> Model:
-        return self.checker.alive[0].model  # type: ignore[union-attr]
+        """The model generation steers by: the case's own, on the declared (else default) readings,
+        taking the implementation's reports as the checker does.  It is not the checker's current
+        candidate, whose readings come partly from earlier cases: generation must depend on the
+        case's draws and the implementation's answers alone (Hypothesis replays cases)."""
+        return self.driver  # type: ignore[return-value]
 
     def _do(self, op: Any) -> None:
         self.skipped = False
@@ -187,7 +201,11 @@ class MachineBase(RuleBasedStateMachine):
             self._fail(AdapterFailure(f"step {len(self.ops) - 1} ({op.KIND}): {type(err).__name__}: {err}"))
         for rule_id, where in reached:
             self.recorder.boundaries.setdefault(rule_id, Counter())[where] += 1
+        judged = len(self.checker.history)  # type: ignore[union-attr]
         verdict = self.checker.check(op, observed)  # type: ignore[union-attr]
+        if len(self.checker.history) > judged:  # type: ignore[union-attr]
+            with contextlib.suppress(ConfigurationError):  # the driver only steers generation
+                self.driver.step(op, None, self.checker.history[-1][2])  # type: ignore[union-attr]
         self.recorder.steps += 1
         exercised = verdict.rules if verdict.ok else verdict.expected.rules
         self.recorder.rules.update(exercised)
@@ -196,8 +214,11 @@ class MachineBase(RuleBasedStateMachine):
         if not verdict.ok:
             if verdict.refused:  # a command it may refuse: not supported, never a verdict
                 return self._halt(self.recorder.refused, (op.KIND,))
-            if not any_claimed(verdict.rules, self.checker.caps, self.recorder.masked):  # type: ignore[union-attr]
+            caps = self.checker.caps  # type: ignore[union-attr]
+            if not any_claimed(verdict.rules, caps):
                 return self._halt(self.recorder.unclaimed, verdict.rules)
+            if not any_claimed(verdict.rules, caps, self.recorder.masked):  # already reported, or a deviation
+                return self._halt(self.recorder.masked_halts, verdict.rules)
             self._fail(ConformanceFailure(verdict))
 
     def _halt(self, counter: Counter[str], keys: tuple[str, ...]) -> None:
@@ -234,6 +255,9 @@ class MachineBase(RuleBasedStateMachine):
         return self._pick(list(self.model.structures), i)
 
     def teardown(self) -> None:
+        checker = self.checker
+        if checker is not None and checker.failed is None and not self.failed and checker.alive:
+            self.recorder.readings = checker.alive[0].readings
         if self.adapter is not None:
             self.adapter.close()
 

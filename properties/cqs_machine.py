@@ -46,6 +46,9 @@ class CQSMachine(ProfiledMachine):
     @initialize(config=configs("cqs"))
     def open(self, config: Config) -> None:
         self._open(config)
+        # the implementation's usage of each structure from the start: what each CQSPUT adds is then
+        # seen, and CQS selection is judged on the implementation's own figures (conformance.relations)
+        self._do(o.Inspect())
 
     def _put(self, m: int, q: int, length: int) -> None:
         if length < 0:  # a boundary relative to LGMSGSZ: lg-1, lg, lg+1, 2lg+1

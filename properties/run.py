@@ -40,6 +40,8 @@ class MachineRun:
     refused: dict[str, int] = attrs.field(factory=dict)
     #: Test cases ended, not judged, at a divergence blamed only on unclaimed rules (per rule).
     unclaimed: dict[str, int] = attrs.field(factory=dict)
+    #: Test cases ended at a divergence blamed only on masked rules (already reported, deviations).
+    masked: dict[str, int] = attrs.field(factory=dict)
 
 
 def run_machine(
@@ -94,5 +96,5 @@ def run_machine(
     rules = dict(Counter(rec.rules))
     return MachineRun(
         profile, seed, rec.cases, rec.steps, seconds, rules, boundaries, failure, error, to_failure,
-        dict(rec.refused), dict(rec.unclaimed),
+        dict(rec.refused), dict(rec.unclaimed), dict(rec.masked_halts),
     )  # fmt: skip

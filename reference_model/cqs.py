@@ -46,8 +46,13 @@ def target(model: Model, s: Structure) -> float:
     return 0.8 * s.overflow_base
 
 
+def _metric(model: Model) -> str:
+    """CQS-020: the usage CQS compares with OVFLWMAX, under the ``cqs_usage_metric`` reading."""
+    return model.readings.cqs_usage_metric
+
+
 def _usage(model: Model, s: Structure) -> float:
-    return model.usage(s, model.readings.cqs_usage_metric)
+    return model.usage(s, _metric(model))
 
 
 def message_parts(length: int, lgmsgsz: int, acct: Accounting) -> tuple[int, tuple[int, ...]]:
@@ -85,6 +90,7 @@ def put(model: Model, op: Put) -> Outcome:
     if not ok:
         return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
     msg = Message(model.next_seq(), op.tag, op.length, False, False, first, False)
+    msg.cost = _seen_cost(model, s)
     msg.staged = staged
     msg.on_overflow = overflowed
     _charge(s, msg, +1)
@@ -107,11 +113,24 @@ def put(model: Model, op: Put) -> Outcome:
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
 
 
+def _seen_cost(model: Model, s: Structure) -> tuple[int, int] | None:
+    """The entries and elements a CQSPUT added, as the implementation reported them (checker mode)."""
+    before, after = model.before(s), model.after(s)
+    if model.hint is None or before is None or after is None or before[1::2] != after[1::2]:
+        return None
+    return (after[0] - before[0], after[2] - before[2])
+
+
 def _threshold_reached(model: Model, s: Structure) -> bool:
     """CQS-001/002/020: usage after the put at or over OVFLWMAX.  Where the implementation's figures
     leave it open (see :meth:`Model.reached`), its own report of starting the alter stands."""
     name = s.defn.name
-    reached = model.reached(model.after(s), s.defn.effective_ovflwmax, model.readings.cqs_usage_metric, True)
+    after, before = model.after(s), model.before(s)
+    if model.hint is not None and after is not None and before is not None:
+        # a CQSPUT whose alter completed inside it reports usage after the alter: the threshold was
+        # met by what it put into the structure as it was before
+        after = (after[0], before[1], after[2], before[3])
+    reached = model.reached(after, s.defn.effective_ovflwmax, _metric(model), True)
     if reached is None:
         hint = model.hint
         return hint is not None and (hint.says(f"ALTER {name}") or hint.says(f"OVERFLOW_ON {name}"))
@@ -123,13 +142,16 @@ def _alter_now(model: Model, s: Structure) -> Outcome:
     grow the structure is the implementation's (it reports overflow mode if not); on its own the
     model grows a structure below its SIZE and fails the alter of one already at SIZE."""
     hint = model.hint
+    # z/OS accepts an alter within INITSIZE..SIZE (CAPACITY-004): it fails only at SIZE; once the
+    # implementation chose a size of its own, its report (signals, or pools offered) says
     failed = s.size_kb >= s.defn.size_kb
-    if hint is not None and hint.cqs_signals:
-        failed = hint.says(f"OVERFLOW_ON {s.defn.name}")
-    elif hint is not None:  # no signals: the alter succeeded if the structure offers more than before
-        before, after = model.before(s), model.after(s)
-        if before is not None and after is not None:
-            failed = not (after[1] > before[1] or after[3] > before[3])
+    if hint is not None and not s.size_known:
+        if hint.cqs_signals:
+            failed = hint.says(f"OVERFLOW_ON {s.defn.name}")
+        else:
+            before, after = model.before(s), model.after(s)
+            if before is not None and after is not None:
+                failed = not (after[1] > before[1] or after[3] > before[3])
     s.alter_pending = True
     if failed:
         return alter_outcome(model, _Answer(s.defn.name, False, None))
@@ -192,7 +214,7 @@ def _below_target(model: Model, s: Structure) -> bool:
     goal = target(model, s) if model.readings.cqs_target in ("points", "relative") or s.overflow_base >= 0 else None
     if after is None or goal is None:
         return model.hint.says(f"OVERFLOW_OFF {s.defn.name}")
-    return usage_pct(model.readings.cqs_usage_metric, after, model.acct) <= goal
+    return usage_pct(_metric(model), after, model.acct) <= goal
 
 
 def _end_overflow(s: Structure) -> tuple[str, ...]:
@@ -257,13 +279,39 @@ def _select_reported(model: Model, s: Structure) -> list[str]:
     if sound and s.defn.ovflwstr is None:
         passed = [q for n, q in mine.items() if n not in reported and n not in vetoes]
         sound = not any(_surely_larger(b, mine[a]) for a in reported for b in passed)
+    candidates = {
+        n: sorted((m.length for m in q.msgs if not m.on_overflow), reverse=True)
+        for n, q in mine.items()
+        if n not in vetoes
+    }
+    first = _first_pick(candidates)
+    sound = sound and (first is None or first in reported or not _surely_fits(s, candidates[first]))
+    s.selection_costs = _costs(model, s, list(candidates))
+    if sound and not _selection_sound(model, s, set(reported)):
+        sound = False
     if sound:
         return reported
+    by_costs = _select_by_costs(model, s)
+    if by_costs is not None:
+        return by_costs
     hint, model.hint = model.hint, None
     try:
         return select(model, s)
     finally:
         model.hint = hint
+
+
+def _surely_fits(s: Structure, lengths: list[int]) -> bool:
+    """Whether a queue's data objects certainly fit an empty overflow structure (or there is none):
+    four times what Table 2 says they cost within the storage it has for messages."""
+    if s.defn.ovflwstr is None:
+        return True
+    if s.overflow_pools is not None and s.overflow_pools.entries_used:
+        return False
+    from reference_model.model import TABLE2_FIXED_KB, TABLE2_MARGIN
+
+    room = (s.defn.ovflw_size_kb - TABLE2_FIXED_KB) * 1024
+    return room >= TABLE2_MARGIN * sum(n + 1024 for n in lengths)
 
 
 def _select_open(model: Model, s: Structure) -> list[str]:
@@ -278,11 +326,95 @@ def _select_open(model: Model, s: Structure) -> list[str]:
         model.hint = hint
     vetoes = frozenset(model.overflow_exit or ())
     s.selection_open = {
-        q.defn.name: sorted((m.length for m in q.msgs), reverse=True)
+        q.defn.name: sorted((m.length for m in q.msgs if not m.on_overflow), reverse=True)
         for q in model.queues.values()
         if q.defn.cfstruct == s.defn.name and q.msgs and q.defn.name not in vetoes
     }
+    s.selection_costs = _costs(model, s, list(s.selection_open))
+    s.selection_shown = set()
+    by_costs = _select_by_costs(model, s)
+    if by_costs is not None:
+        return by_costs
+    first = _first_pick(s.selection_open)
+    return chosen if first is None or first in chosen else [*chosen, first]
+
+
+def _select_by_costs(model: Model, s: Structure) -> list[str] | None:
+    """CQS-006/007 on the implementation's own figures: largest first (elements), until projected
+    usage is at or below the target.  Queues of equal size are taken in name order here; the
+    implementation's own order among them is adopted when it shows it (ties are not documented)."""
+    costs, seen = s.selection_costs, s.overflow_seen
+    if costs is None or seen is None or s.defn.ovflwstr is not None:
+        return None
+    if any(m.staged for n in costs for m in model.queues[n].msgs):
+        return None
+    metric, goal = _metric(model), target(model, s)
+    eu, et, lu, lt = seen
+    chosen: list[str] = []
+    for name in sorted(costs, key=lambda n: (-costs[n][1], -costs[n][0], n)):
+        if usage_pct(metric, (eu, et, lu, lt), model.acct) <= goal:
+            break
+        chosen.append(name)
+        eu, lu = eu - costs[name][0], lu - costs[name][1]
     return chosen
+
+
+def _costs(model: Model, s: Structure, names: list[str]) -> dict[str, tuple[int, int]] | None:
+    """What each queue uses of the primary structure in the implementation's own units, when every
+    message's cost was seen (the usage it reported before and after the put; for a message in parts,
+    its later parts included)."""
+    out = {}
+    for name in names:
+        entries = elements = 0
+        for m in model.queues[name].msgs:
+            if m.on_overflow:
+                continue
+            if m.cost is None:
+                return None
+            entries, elements = entries + m.cost[0], elements + m.cost[1]
+        out[name] = (entries, elements)
+    return out
+
+
+def _selection_sound(model: Model, s: Structure, chosen: set[str], complete: bool = True) -> bool:
+    """CQS-006/007 on the implementation's own figures, when it showed each message's cost: queues
+    are taken largest first (by elements) and selection stops once projected usage is at or below
+    the target (so without the smallest one it was not), and, without an overflow structure, it
+    does not stop short of the target while a candidate is left."""
+    costs, seen = s.selection_costs, s.overflow_seen
+    if costs is None or seen is None:
+        return True
+    if not chosen:  # overflow starts above the target: an empty selection leaves a candidate unselected
+        return not (complete and s.defn.ovflwstr is None and costs)
+    metric, goal = _metric(model), target(model, s)
+
+    def projected(names: set[str]) -> float:
+        eu, et, lu, lt = seen
+        e, el = sum(costs[n][0] for n in names), sum(costs[n][1] for n in names)
+        return usage_pct(metric, (eu - e, et, lu - el, lt), model.acct)
+
+    passed = [n for n in costs if n not in chosen]
+    # a message in parts leaves its later parts on the primary: its cost overstates what moving its
+    # queue frees, so only the under-selection check (which that overstatement cannot fool) applies
+    exact = not any(m.staged for n in costs for m in model.queues[n].msgs)
+    if exact and any(costs[b][1] > costs[a][1] and costs[b][0] >= costs[a][0] for a in chosen for b in passed):
+        return False
+    smallest = min(chosen, key=lambda n: costs[n][1])
+    if exact and len(chosen) > 1 and projected(chosen - {smallest}) <= goal:
+        return False
+    # (with part of the selection known, only what more queues could not mend is judged)
+    return not (complete and s.defn.ovflwstr is None and passed and projected(chosen) > goal)
+
+
+def _first_pick(candidates: dict[str, list[int]]) -> str | None:
+    """The queue any selection must take first (CQS-006: "selects queues using the most space"): the
+    only candidate, or one certainly larger than every other.  Overflow mode starts at or above the
+    threshold, above the target, so selection takes at least one queue when there is a candidate."""
+    names = [n for n, lengths in candidates.items() if lengths]
+    for n in names:
+        if all(o == n or _larger(candidates[n], candidates[o]) for o in names):
+            return n
+    return None
 
 
 def adopt_put(model: Model, s: Structure, name: str) -> None:
@@ -292,20 +424,36 @@ def adopt_put(model: Model, s: Structure, name: str) -> None:
     if hint is None or s.selection_open is None or s.defn.ovflwstr is not None or not s.overflow_mode:
         return
     rejected = not hint.outcome.ok and hint.outcome.reason == CQS_REJECTED_OVERFLOW
-    if rejected and name not in s.overflow_queues and name in s.selection_open:
+    shown = s.selection_shown | {name}
+    if rejected and name in s.selection_open and _selection_sound(model, s, shown, complete=False):
         s.overflow_queues.add(name)
-    elif hint.outcome.ok and name in s.overflow_queues:
+        s.selection_shown = shown
+    elif hint.outcome.ok and name in s.overflow_queues and _may_be_passed(s, name):
         s.overflow_queues.discard(name)
 
 
-def adopt_selection(model: Model, s: Structure, reported: Any) -> None:
+def _may_be_passed(s: Structure, name: str) -> bool:
+    """Whether a selection may leave ``name`` out: it is not the first pick, and, when the costs are
+    known, another candidate the same size is left out (a tie the documents do not order)."""
+    if name == _first_pick(s.selection_open or {}):
+        return False
+    costs = s.selection_costs
+    if costs is None or s.defn.ovflwstr is not None:
+        return True
+    return any(costs[o] == costs[name] and o not in s.overflow_queues for o in costs if o != name)
+
+
+def adopt_selection(model: Model, s: Structure, reported: Any, mode: Any = False) -> None:
     """At ``inspect``, an open selection becomes the one the implementation reports, if it keeps the
     relations of :func:`_select_reported` (candidates only, none vetoed, no larger queue passed over)."""
     if s.selection_open is None or not s.overflow_mode or not isinstance(reported, list):
         return
     chosen = set(reported)
     sizes = s.selection_open
-    if not chosen <= set(sizes):
+    first = _first_pick(sizes)
+    if not chosen <= set(sizes) or (first is not None and first not in chosen):
+        return
+    if not _selection_sound(model, s, chosen):
         return
     if s.defn.ovflwstr is None:
         passed = [n for n in sizes if n not in chosen]
@@ -321,7 +469,9 @@ def adopt_selection(model: Model, s: Structure, reported: Any) -> None:
                         _charge(s, m, +1)
     s.overflow_queues = chosen
     s.selection_open = None
-    if not chosen and s.defn.ovflwstr is not None:  # CQS-014: no queue left, overflow mode ends
+    # CQS-014: with no queue in overflow mode, overflow mode ends, at once or at the next scan
+    # ("When all queues have been removed, CQS exits overflow mode"): as the implementation shows
+    if not chosen and s.defn.ovflwstr is not None and mode is not True:
         _end_overflow(s)
 
 
@@ -370,6 +520,7 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
     s.alter_pending = False
     s.overflow_mode = True
     s.overflow_start = model.clock
+    s.overflow_seen = _usage_at_start(model, s, op)
     s.overflow_base = _base_usage(model, s)
     approved = select(model, s)
     rules = (
@@ -396,13 +547,24 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
     return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s), usage=s.pools.as_tuple())
 
 
+def _usage_at_start(model: Model, s: Structure, op: Any) -> tuple[int, int, int, int] | None:
+    """The implementation's usage as overflow mode starts, before any queue moves: what it reported
+    before z/OS's answer, or, for an alter completed inside the CQSPUT, after the put when nothing
+    moves (no OVFLWSTR)."""
+    if model.hint is None:
+        return None
+    if isinstance(op, _Answer):
+        return model.after(s) if s.defn.ovflwstr is None else None
+    return model.before(s)
+
+
 def _base_usage(model: Model, s: Structure) -> float:
     """Usage when overflow mode starts (the drop readings of CQS-007 measure from it); -1 when the
     implementation has not reported it."""
     if model.hint is None:
         return _usage(model, s)
-    pools = model.after(s) or model.before(s)
-    return -1.0 if pools is None else usage_pct(model.readings.cqs_usage_metric, pools, model.acct)
+    pools = s.overflow_seen
+    return -1.0 if pools is None else usage_pct(_metric(model), pools, model.acct)
 
 
 def _altered(model: Model, s: Structure, size_kb: int | None) -> Outcome:

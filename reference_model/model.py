@@ -227,7 +227,13 @@ class Model:
         return low if low == high else None
 
     def room(
-        self, s: Structure, entries: int, elements: int, full_reasons: tuple[Any, ...], primary: bool = True
+        self,
+        s: Structure,
+        entries: int,
+        elements: int,
+        full_reasons: tuple[Any, ...],
+        primary: bool = True,
+        length: int | None = None,
     ) -> bool:
         """CAPACITY-001: whether a put finds room.  The model decides on its own accounting; in
         checker mode a structure reported with every entry or every element in use is full
@@ -238,6 +244,8 @@ class Model:
         seen = self.before(s) if primary else None  # ``primary``: the put needs room on ``s`` itself
         if seen is not None and (seen[0] >= seen[1] or seen[2] >= seen[3]):
             return False
+        if seen is not None and length is not None and _plenty(s, seen, length):
+            return True
         o = self.hint.outcome
         return not (not o.ok and o.reason in full_reasons)
 
@@ -271,6 +279,25 @@ class Model:
         return (signal,)
 
 
+#: Table 2 (SIZING-001): about 6 MB of any structure is not for messages (100 messages of 1 KB need
+#: 6 MB), and a message costs at most about 1.3 times its length (100,000 of 63 KB need 8,156 MB).
+TABLE2_FIXED_KB = 6144
+TABLE2_MARGIN = 4
+
+
+def _plenty(s: Structure, seen: Pools4, length: int) -> bool:
+    """Whether the structure certainly holds one more message of ``length`` bytes: what is free of its
+    message storage (by the fuller pool the implementation reports) is at least four times what
+    Table 2 says such a message costs.  A 2192 then is not a full structure (CAPACITY-001)."""
+    if not s.size_known or s.size_kb <= TABLE2_FIXED_KB:
+        return False
+    eu, et, lu, lt = seen
+    if et <= 0 or lt <= 0:
+        return False
+    free = (s.size_kb - TABLE2_FIXED_KB) * 1024 * (1 - max(eu / et, lu / lt))
+    return free >= TABLE2_MARGIN * (length + 1024)
+
+
 def _with_signal_rules(rules: tuple[str, ...], signals: tuple[str, ...]) -> tuple[str, ...]:
     """An outcome's rules include those behind its signals (CAPACITY-002/003, CQS-003...)."""
     extra = [r for sig in signals for r in SIGNAL_RULES.get(sig.split(" ", 1)[0], ())]
@@ -287,12 +314,31 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
     }  # fmt: skip
     if not s.size_known:
         del out["size_kb"]
+    due = _overdue_signal(model, s)
+    if due is not None:
+        out["full_warning"] = due
     if model.config.profile == "cqs":
         out["alter_pending"] = s.alter_pending
         out["overflow_mode"] = s.overflow_mode
         out["overflow_queues"] = sorted(s.overflow_queues)
         out["staging_depth"] = s.staging_depth
     return out
+
+
+def _overdue_signal(model: Model, s: Structure) -> str | None:
+    """CAPACITY-002/003 under the ``deferred`` reading: z/OS may issue IXC585E/IXC586I after the
+    step that crosses FULLTHRESHOLD, but by the time the structure is inspected its monitoring has
+    caught up ("issued when ... reaches FULLTHRESHOLD"): a message still due then is missing."""
+    if model.hint is None or model.readings.full_signal_timing != "deferred" or s.defn.fullthreshold <= 0:
+        return None
+    seen = model.after(s)
+    if seen is None:
+        return None
+    eu, et, lu, lt = seen
+    high = 100 * eu >= s.defn.fullthreshold * et or 100 * lu >= s.defn.fullthreshold * lt
+    if high == s.full_warning:
+        return None
+    return f"{'IXC585E' if high else 'IXC586I'} issued by now"
 
 
 def _project_queue(model: Model, q: Queue) -> dict[str, Any]:

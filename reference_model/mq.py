@@ -134,7 +134,7 @@ def put(model: Model, op: Put) -> Outcome:
     if s is not None and not s.failed and not (candidates and model.hint is None):
         offloaded, rules = offload.decide(model, s, op.length)
         elements = model.acct.offloaded_elements if offloaded else elements_for(op.length, model.acct)
-        room = model.room(s, 1, elements, _FULL)
+        room = model.room(s, 1, elements, _FULL, length=768 if offloaded else op.length)
     if candidates or full_queue or not room:
         if full_queue:
             candidates.append(Outcome("put", False, MQRC_Q_FULL, ("QDEPTH-015",)))
@@ -176,8 +176,16 @@ def put(model: Model, op: Put) -> Outcome:
         events=fired,
         signals=model.full_signals(s),
         usage=s.pools.as_tuple(),
-        location=s.defn.offload_target if offloaded else "CF",
+        location=_location(s, offloaded),
     )
+
+
+def _location(s: Structure, offloaded: bool | None) -> str | None:
+    """OFFLOAD-006: where the message data went.  At CFLEVEL(4) a message too large for an entry is
+    offloaded, but no sentence says where (Db2 is our inference): not judged there."""
+    if not offloaded:
+        return "CF"
+    return s.defn.offload_target if s.defn.cflevel >= 5 else None
 
 
 def _remove(model: Model, q: Queue, index: int, s: Structure | None) -> None:

@@ -15,6 +15,7 @@ class Message:
     """One message (MQ) or data object (CQS) on a queue."""
 
     __slots__ = (
+        "cost",
         "elements",
         "length",
         "locked",
@@ -40,12 +41,15 @@ class Message:
         self.locked = False
         self.on_overflow = False
         self.staged: tuple[int, ...] = ()
+        #: (entries, elements) the implementation reported this data object added (checker mode).
+        self.cost: tuple[int, int] | None = None
 
     def clone(self) -> Message:
         m = Message(self.seq, self.tag, self.length, self.persistent, self.offloaded, self.elements, self.uncommitted)
         m.locked = self.locked
         m.on_overflow = self.on_overflow
         m.staged = self.staged
+        m.cost = self.cost
         return m
 
 
@@ -83,9 +87,12 @@ class Structure:
         "overflow_mode",
         "overflow_pools",
         "overflow_queues",
+        "overflow_seen",
         "overflow_start",
         "pools",
+        "selection_costs",
         "selection_open",
+        "selection_shown",
         "size_kb",
         "size_known",
         "staging_depth",
@@ -99,6 +106,10 @@ class Structure:
         #: CQS: the candidates (name -> lengths, longest first) of a selection the implementation has
         #: not shown yet (it reports no CQS signals); None once shown.
         self.selection_open: dict[str, list[int]] | None = None
+        self.selection_costs: dict[str, tuple[int, int]] | None = None
+        self.selection_shown: set[str] = set()  # queues the implementation showed selected so far
+        #: CQS: the implementation's usage when overflow mode started (checker mode).
+        self.overflow_seen: tuple[int, int, int, int] | None = None
         self.pools = Pools(self.size_kb, defn.ratio, acct)
         self.failed = False
         self.backup_taken = False
@@ -120,6 +131,7 @@ class Structure:
         s.overflow_pools = self.overflow_pools.clone() if self.overflow_pools else None
         s.overflow_queues = set(self.overflow_queues)
         s.selection_open = dict(self.selection_open) if self.selection_open is not None else None
+        s.selection_shown = set(self.selection_shown)
         s.failure_snapshot = {q: [m.clone() for m in ms] for q, ms in self.failure_snapshot.items()}
         return s
 

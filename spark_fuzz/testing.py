@@ -9,7 +9,7 @@ of the process running the adapter (for Spark workers:
 ``spark.executorEnv.CFCONFORM_KILL_ONCE_DIR``); without it nothing is ever killed.
 
 Specs: ``spark_fuzz.testing:KillOnceAdapter`` (the reference model inside) and
-``spark_fuzz.testing:kill_once_mutant`` (mutant ``M-CFLEVEL-008-c`` inside, which the
+``spark_fuzz.testing:kill_once_mutant`` (mutant ``M-CFLEVEL-008-a`` inside, which the
 generator exposes in about one ``mq`` trace in six).  A campaign with either must
 give the same rows as one against the wrapped adapter, provided Spark retries failed
 tasks (``local[N,F]``, or a cluster).
@@ -27,7 +27,7 @@ KILL_AT_ENV = "CFCONFORM_KILL_AT"
 #: Default: the process dies when opening its 25th trace (mid-block, after rows were produced).
 KILL_AT = 25
 KILL_EXIT_CODE = 17
-MUTANT = "mutant:M-CFLEVEL-008-c"
+MUTANT = "mutant:M-CFLEVEL-008-a"
 _opened = 0
 
 
@@ -62,7 +62,7 @@ def KillOnceAdapter() -> KillOnce:
 
 
 def kill_once_mutant() -> KillOnce:
-    """Mutant ``M-CFLEVEL-008-c``, killing its process once."""
+    """Mutant ``M-CFLEVEL-008-a``, killing its process once."""
     from adapters.registry import load_adapter
 
     return KillOnce(load_adapter(MUTANT))

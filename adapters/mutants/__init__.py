@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adapters.mutants.catalogue import MUTANTS, SKIPPED
+from adapters.mutants.catalogue import CHECKER_GAPS, MUTANTS, RETIRED, RETIRED_MUTANTS, SKIPPED
 from adapters.mutants.kit import Mutant, MutantAdapter
 from adapters.protocol import Adapter
 
@@ -22,6 +22,8 @@ MUTANT_BY_ID: Mapping[str, Mutant] = {m.id: m for m in MUTANTS}
 
 def get_mutant(mutant_id: str) -> Adapter:
     """A fresh adapter with the fault of mutant ``mutant_id`` (KeyError names the known IDs)."""
+    if mutant_id in RETIRED:
+        raise KeyError(f"mutant {mutant_id!r} is retired: {RETIRED[mutant_id]}")
     try:
         return MUTANT_BY_ID[mutant_id].factory()
     except KeyError:
@@ -33,4 +35,15 @@ def mutants_for_rule(rule_id: str) -> tuple[Mutant, ...]:
     return tuple(m for m in MUTANTS if m.rule == rule_id)
 
 
-__all__ = ["MUTANTS", "MUTANT_BY_ID", "SKIPPED", "Mutant", "MutantAdapter", "get_mutant", "mutants_for_rule"]
+__all__ = [
+    "CHECKER_GAPS",
+    "MUTANTS",
+    "MUTANT_BY_ID",
+    "RETIRED",
+    "RETIRED_MUTANTS",
+    "SKIPPED",
+    "Mutant",
+    "MutantAdapter",
+    "get_mutant",
+    "mutants_for_rule",
+]

@@ -24,7 +24,7 @@ from adapters.mutants.kit import (
     setup,
     wrap,
 )
-from adapters.mutants.mq_common import get, mq_config, put, reject_alter, sd
+from adapters.mutants.mq_common import get, mq_config, put, reject_alter, rules, sd
 from reference_model import cqs, mq
 from reference_model.accounting import pool_totals
 from reference_model.config import Config
@@ -84,6 +84,20 @@ def _full_signals(
             return ()
 
         model.full_signals = full_signals  # type: ignore[method-assign]
+
+    return setup(install)
+
+
+def _room_with(check: Callable[[tuple[int, int, int, int], int, int], bool]) -> Callable[[Model], None]:
+    """CAPACITY-001 faults: whether a put finds room, decided by ``check(pools, entries, elements)``."""
+
+    def install(model: Model) -> None:
+        def room(
+            s: Structure, entries: int, elements: int, full_reasons: Any, primary: bool = True, length: Any = None
+        ) -> bool:
+            return check(model.pools(s), entries, elements)
+
+        model.room = room  # type: ignore[method-assign]
 
     return setup(install)
 
@@ -212,14 +226,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "Only a free list entry is checked, not free elements: an oversized put is accepted.",
         mq_config(TINY),
         [put(1000)],
-        rebound(Put, fits=lambda pools, entries, elements: pools[0] + entries <= pools[1]),
+        _room_with(lambda pools, entries, elements: pools[0] + entries <= pools[1]),
     ),
     mutant(
         "M-CAPACITY-001-b",
         "Only free elements are checked: a put is accepted with every entry in use.",
-        mq_config(sd(size=6145, ratio=2)),
+        mq_config(sd(size=6145, ratio=2, **rules())),
         [put(), put()],
-        rebound(Put, fits=lambda pools, entries, elements: pools[2] + elements <= pools[3]),
+        _room_with(lambda pools, entries, elements: pools[2] + elements <= pools[3]),
     ),
     mutant(
         "M-CAPACITY-001-c",
@@ -247,14 +261,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CAPACITY-002-a",
         "IXC585E only when usage exceeds FULLTHRESHOLD, not when it reaches it.",
         mq_config(FULL50),
-        [put()],
+        [put(), Inspect()],
         _full_signals(rising=lambda u, t, th: 100 * u > th * t),
     ),
     mutant(
         "M-CAPACITY-002-b",
         "FULLTHRESHOLD is compared with element usage only.",
         mq_config(FULL50),
-        [put()],
+        [put(300), put(), get()],
         _full_signals(pools="elements"),
     ),
     mutant(
@@ -275,7 +289,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CAPACITY-002-e",
         "FULLTHRESHOLD is compared with list-entry usage only.",
         mq_config(sd(size=6147, fullthreshold=50)),
-        [put(300)],
+        [put(), put(300), get()],
         _full_signals(pools="entries"),
     ),
     # CAPACITY-003: IXC586I when usage falls back below FULLTHRESHOLD
@@ -283,7 +297,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CAPACITY-003-a",
         "IXC586I is never issued.",
         mq_config(FULL50),
-        [put(), get()],
+        [put(), get(), Inspect()],
         post(Get, _drop_signal("IXC586I")),
     ),
     mutant(
@@ -297,7 +311,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CAPACITY-003-c",
         "No IXC586I when a backout releases the storage.",
         mq_config(FULL50),
-        [put(syncpoint=True), Backout("QM01")],
+        [put(syncpoint=True), Backout("QM01"), Inspect()],
         post(Backout, _drop_signal("IXC586I")),
     ),
     # CAPACITY-004: SETXCF ALTER within INITSIZE..SIZE is valid
@@ -312,7 +326,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CAPACITY-004-b",
         "SETXCF ALTER of a structure in use is accepted but the structure keeps its size.",
         mq_config(GROWABLE),
-        [put(), SetxcfAlter("APP1", 6150)],
+        [put(), SetxcfAlter("APP1", 6150), Inspect()],
         wrap(SetxcfAlter, _keep_pools_in_use),
     ),
     mutant(
@@ -348,8 +362,8 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-CAPACITY-006-b",
         "Mixed reading: below INITSIZE accepted on an empty structure, rejected otherwise.",
-        mq_config(sd(initsize_kb=6151, size=6160)),
-        [SetxcfAlter("APP1", 6150), put(), SetxcfAlter("APP1", 6149)],
+        mq_config(sd(initsize_kb=6152, size=6160)),
+        [SetxcfAlter("APP1", 6150), put(), SetxcfAlter("APP1", 6151)],
         pre(SetxcfAlter, _below_initsize_when_empty),
         mixes=("alter_below_initsize",),
     ),

@@ -32,6 +32,7 @@ _CONFIG = "configuration-time advice or naming: checked when the configuration i
 
 #: Rules with no mutant, and why (no observable effect an implementation could get wrong).
 SKIPPED: Mapping[str, str] = {
+    "CQS-022": "inferred (no sentence says where new data objects of a queue in overflow mode go): no verdict",
     "OFFLOAD-008": _ADVICE,
     "OFFLOAD-009": _ADVICE,
     "OFFLOAD-010": _ADVICE,
@@ -40,12 +41,69 @@ SKIPPED: Mapping[str, str] = {
         "checked when the configuration is built (at least one application structure); no operation "
         "removes a structure, so no outcome can depend on it"
     ),
+    "CFLEVEL-007": (
+        "RECOVER(YES) needs CFLEVEL(3): no document says DEFINE or ALTER refuses it below (ibm-facts 2.6), so "
+        "its only observable effect is CFLEVEL-002's refused persistent put"
+    ),
     "TOPOLOGY-007": f"CSQ_ADMIN sizing, {_CONFIG}",
     "TOPOLOGY-008": f"CSQ_ADMIN minimum sizes (Table 1), {_CONFIG}",
     "TOPOLOGY-010": f"the QSG name and structure-name prefix, {_CONFIG}",
     "TOPOLOGY-011": f"CSQSYSAPPL's default queues and suggested sizes, {_CONFIG}",
     "TOPOLOGY-012": f"CSQSYSAPPL sizing (Table 3), {_CONFIG}",
     **{f"SIZING-00{n}": _SIZING for n in range(1, 6)},
+}
+
+_NO_SENTENCE = "no IBM sentence decides it (no sentence, no verdict)"
+
+#: Mutants retired because the fault they make breaks nothing a document decides: the gate does not
+#: judge it, so no correct checker can kill it.  IDs stay reserved (never reused or renumbered).
+RETIRED: Mapping[str, str] = {
+    "M-CQS-021-a": "a message just over the unrounded LGMSGSZ split: whether the long message record's size "
+    "includes the message prefix is not documented (ibm-facts 1.9, AMBIGUOUS: how a message is split into parts), so "
+    "when a message is split is not judged exactly",
+    "M-CQS-021-c": "as M-CQS-021-a: the split point of a message against LGMSGSZ is not documented exactly",
+    "M-CQS-022-a": "a CQSPUT to a queue in overflow mode charged to the primary: CQS-022 is our inference (status "
+    "inferred); no sentence says where new data objects of an overflowed queue go",
+    "M-CAPACITY-009-b": "FULLTHRESHOLD(100) refused by ALTER CFSTRUCT: FULLTHRESHOLD is a CFRM policy value "
+    "(seed 001), not an ALTER CFSTRUCT keyword, so refusing it there is the product's right",
+    "M-CQS-002-b": "OVFLWMAX(0) read as 'no threshold': neither OVFLWMAX's range nor a meaning of 0 is documented "
+    "(ibm-facts 1.1: valid range NOT FOUND)",
+    "M-CQS-002-c": "OVFLWMAX above 100 accepted: no document states OVFLWMAX's range (ibm-facts 1.1: NOT FOUND)",
+    "M-CQS-017-b": "one staging part too many: the part size is not documented, so the number of staging parts is "
+    "only bounded below (no fewer than the parts of at most LGMSGSZ bytes)",
+    "M-OFFLOAD-005-a": "an offloaded message using an entry but no element: how the CF holds the 0.75 KB an offloaded "
+    "message keeps is its own accounting; what is stated is checked by M-OFFLOAD-005-c",
+    "M-OFFLOAD-005-b": "one 256-byte element for an offloaded message: element size and count are the CF's accounting; "
+    "what is stated (it costs less than the message kept whole) is checked by M-OFFLOAD-005-c",
+    "M-OFFLOAD-007-b": "ALTER CFSTRUCT CFLEVEL(4) not naming OFFLOAD on an OFFLOAD(DB2) structure: the keyword is "
+    "documented as valid only from CFLEVEL(5), but no sentence says such an ALTER is refused",
+    "M-OFFLOAD-011-a": "OFFLDnTH above 100 accepted: the ranges are not documented (ibm-facts 2.2, 8: NOT FOUND)",
+    "M-OFFLOAD-011-b": "OFFLDnSZ above 64K accepted: the ranges are not documented (ibm-facts 2.2, 8: NOT FOUND)",
+    "M-OFFLOAD-012-a": "list-entry usage only: every decision lies within the documented 'combined storage' reading "
+    "(ibm-facts 2.3), whose weighting of entries and elements is the CF's",
+    "M-OFFLOAD-012-c": "max(entries%, elements%) for rule 1 and elements% for rule 2: both lie within the documented "
+    "'combined storage' reading (ibm-facts 2.3), whose weighting is the CF's, so no single reading is broken",
+    "M-CFLEVEL-003-b": "exactly 63 KB refused at CFLEVEL(3): seed 003 says 'less than 63 KB', so 63 KB may be refused",
+    "M-CFLEVEL-007-a": "RECOVER(YES) accepted at CFLEVEL(2): no document says DEFINE or ALTER refuses it (ibm-facts "
+    "2.6); the persistent put it would allow is still refused (CFLEVEL-002)",
+    "M-CFLEVEL-007-b": "CFLEVEL lowered to 2 on a RECOVER(YES) structure: no document says the ALTER is refused "
+    "(ibm-facts 2.6); persistent puts are then refused (CFLEVEL-002)",
+    "M-CFLEVEL-008-c": "2366 where 2030 also applies: a put over MAXMSGL and over the CFLEVEL limit breaks two "
+    "sentences, and none says which reason code wins",
+    "M-CAPACITY-001-d": "a refused put leaving a list entry in use: storage accounting is the CF's; no sentence states "
+    "the usage after a refused put",
+    "M-CAPACITY-004-c": "SETXCF ALTER to the current size (INITSIZE) refused: seed 001 says the new size is 'greater "
+    "than the current coupling facility size', an admissible reading (alter_not_larger)",
+    "M-RECOVERY-006-c": "NOT_ALLOWED instead of NOT_FAILED: no document names command failure reasons; only that "
+    "RECOVER fails is compared",
+    "M-QUEUE-003-d": "storage of a message got under syncpoint released before commit: when the CF releases storage "
+    "is its accounting; the message itself still obeys commit and backout (QUEUE-003)",
+}
+
+#: Mutants that break a documented sentence but that the checker cannot flag today (a checker gap,
+#: not a retirement): they stay in the catalogue, and their checker test is an expected failure.
+CHECKER_GAPS: Mapping[str, str] = {
+    "M-CQS-007-b": "as M-CQS-007-a: selecting too few queues is accepted (five equal queues no longer decide it)",
 }
 
 _FAMILIES = (
@@ -67,9 +125,11 @@ def _rule_order(rule: str) -> tuple[int, int]:
     return order.get(rule, len(order)), int(rule.rsplit("-", 1)[1])
 
 
-def _gather() -> tuple[Mutant, ...]:
-    found = [m for family in _FAMILIES for m in family.MUTANTS]
+def _gather(retired: bool = False) -> tuple[Mutant, ...]:
+    found = [m for family in _FAMILIES for m in family.MUTANTS if (m.id in RETIRED) == retired]
     return tuple(sorted(found, key=lambda m: (_rule_order(m.rule), m.id)))
 
 
 MUTANTS: tuple[Mutant, ...] = _gather()
+#: The retired mutants themselves (kept for their IDs and history; never run).
+RETIRED_MUTANTS: tuple[Mutant, ...] = _gather(retired=True)

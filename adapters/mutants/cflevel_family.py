@@ -38,7 +38,7 @@ from adapters.mutants.mq_common import (
 )
 from reference_model import admin, mq
 from reference_model.model import Model
-from reference_model.operations import AlterQueue, AlterStructure, Put
+from reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
 from reference_model.outcomes import (
     MQRC_MSG_TOO_BIG_FOR_Q,
     MQRC_PERSISTENT_NOT_ALLOWED,
@@ -158,8 +158,8 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-CFLEVEL-003-c",
         "A put over 63 KB at CFLEVEL(3) fails with 2192 (neither 2366 nor 2030).",
-        mq_config(sd(cflevel=3)),
-        [put(65000)],
+        mq_config(sd(cflevel=3, size=8192)),  # plenty of room (Table 2): 2192 cannot be a full structure
+        [Inspect(), put(65000)],
         put_reason("CFLEVEL-003", MQRC_STORAGE_MEDIUM_FULL),
     ),
     mutant(
@@ -219,7 +219,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CFLEVEL-006-b",
         "The offload rules are not applied at CFLEVEL(5) (only the forced offload).",
         mq_config(sd(**rules((0, 0), None, None))),
-        [put(1), put(1)],
+        [put(1)],
         deciding(rules_level=6),
     ),
     # CFLEVEL-007: RECOVER(YES) needs CFLEVEL(3)+

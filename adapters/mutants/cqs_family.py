@@ -124,7 +124,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CQS-001-a",
         "OVFLWMAX defaults to 80% instead of 70%.",
         cfg(),
-        [put("Q1", 600)],
+        [put("Q1", 600), Inspect()],
         set_ovflwmax(lambda v: 80 if v is None else v),
     ),
     mutant(
@@ -138,7 +138,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CQS-002-a",
         "The configured OVFLWMAX is ignored; 70% is always used.",
         cfg(ovflwmax=50),
-        [put("Q1", 300)],
+        [put("Q1", 300), Inspect()],
         set_ovflwmax(lambda v: None),
     ),
     mutant(
@@ -159,8 +159,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CQS-003-a",
         "The alter starts only when usage exceeds OVFLWMAX, not when it reaches it.",
         cfg(ovflwmax=75),
-        [put("Q1", 600)],
-        rebound(Put, _usage=lambda model, s: cqs._usage(model, s) - 1e-9),
+        [put("Q1", 600), Inspect()],
+        rebound(Put, _threshold_reached=lambda model, s: cqs._usage(model, s) > s.defn.effective_ovflwmax),
     ),
     mutant(
         "M-CQS-003-b",
@@ -187,7 +187,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CQS-004-a",
         "A successful alter does not grow the primary structure.",
         cfg(initsize=6147, size=6151),
-        [put("Q1", 600), GROW],
+        [put("Q1", 600), GROW, Inspect()],
         rebound(AlterOutcome, _altered=no_growth),
     ),
     mutant(
@@ -201,7 +201,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CQS-004-c",
         "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
         cfg(initsize=6147, size=6151),
-        [put("Q1", 600), AlterOutcome(PRIM, True, 6148)],
+        [put("Q1", 600), AlterOutcome(PRIM, True, 6148), Inspect()],
         pre(
             AlterOutcome,
             lambda m, op: (
@@ -226,22 +226,22 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-CQS-006-a",
         "Candidates are taken smallest first.",
-        cfg(ovflwmax=50, queues=("Q1", "Q2")),
-        [put("Q1", 0), put("Q2", 300), FAIL],
+        cfg(ovflwstr=None, queues=("Q1", "Q2")),
+        [put("Q1", 0), put("Q2", 0), put("Q2", 0), FAIL],
         selecting(order=lambda c: (c[2], c[1], c[0])),
     ),
     mutant(
         "M-CQS-007-a",
         "Selection never stops: every approved queue is selected.",
         cfg(ovflwmax=50, queues=("Q1", "Q2")),
-        [put("Q1", 0), put("Q2", 300), FAIL],
+        [Inspect(), put("Q1", 0), put("Q2", 300), FAIL],
         selecting(exhaust=True),
     ),
     mutant(
         "M-CQS-007-b",
         "Selection stops once projected usage is below OVFLWMAX, not 20% below it.",
         cfg(size=6158, ovflwmax=100, queues=("Q1", "Q2"), lgmsgsz=384),
-        [put("Q1", BIG), put("Q2", 0), FAIL],
+        [Inspect(), put("Q1", BIG), put("Q2", 0), FAIL],
         selecting(goal=lambda model, s: s.defn.effective_ovflwmax - 1e-9),
     ),
     mutant(
@@ -396,7 +396,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CQS-017-a",
         "Messages longer than LGMSGSZ are stored whole, not in parts.",
         cfg(lgmsgsz=128),
-        [put("Q1", 300)],
+        [put("Q1", 300), Inspect()],
         setup(lambda m: setattr(m, "lgmsgsz", 10**9)),
     ),
     mutant(
@@ -423,22 +423,22 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CQS-019-a",
         "Staging parts of a selected queue's messages move to the overflow structure too.",
         cfg(size=6151, lgmsgsz=128),
-        [put("Q1", 1152), FAIL],
+        [put("Q1", 1152), FAIL, Inspect()],
         rebound(AlterOutcome, _move=move_whole_messages),
     ),
     mutant(
         "M-CQS-020-a",
         "OVFLWMAX is compared with list-entry usage instead of data elements.",
         cfg(),
-        [put("Q1", 600)],
-        rebound(Put, _usage=entries_pct),
+        [put("Q1", 600), Inspect()],
+        rebound(Put, _threshold_reached=lambda model, s: entries_pct(model, s) >= s.defn.effective_ovflwmax),
     ),
     mutant(
         "M-CQS-020-b",
         "OVFLWMAX is compared with combined entry and element storage.",
         cfg(),
-        [put("Q1", 600)],
-        rebound(Put, _usage=lambda model, s: model.usage(s, "combined")),
+        [put("Q1", 600), Inspect()],
+        rebound(Put, _threshold_reached=lambda model, s: model.usage(s, "combined") >= s.defn.effective_ovflwmax),
     ),
     mutant(
         "M-CQS-020-c",
@@ -459,7 +459,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CQS-021-b",
         "LGMSGSZ is not capped at 30632 bytes.",
         cfg(size=6400, lgmsgsz=32000),
-        [put("Q1", 31000)],
+        [put("Q1", 31000), Inspect()],
         with_lgmsgsz(lambda v: (v + 3) // 4 * 4),
     ),
     mutant(

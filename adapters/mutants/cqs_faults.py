@@ -339,10 +339,16 @@ def primary_for_new(model: Model, op: Put) -> Outcome | None:
 
 def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]:
     """CQS-015 faults: leaving overflow (without OVFLWSTR) against another target."""
-    return rebound(Get, relieved=rebind(cqs.relieved, target=goal))
+    return rebound(Get, relieved=rebind(cqs.relieved, _below_target=rebind(cqs._below_target, target=goal)))
 
 
 def usage_metric_by_step(alter: str, exit_: str) -> Callable[[Model], None]:
     """Mixed reading: one cqs_usage_metric for the OVFLWMAX check, another for leaving overflow."""
-    leave = rebind(cqs.relieved, _usage=lambda model, s: model.usage(s, exit_))
-    return chain(rebound(Put, _usage=lambda model, s: model.usage(s, alter)), rebound(Get, relieved=leave))
+    leave = rebind(
+        cqs.relieved,
+        _below_target=rebind(
+            cqs._below_target, _metric=lambda model: exit_, _usage=lambda model, s: model.usage(s, exit_)
+        ),
+    )
+    reach = rebind(cqs._threshold_reached, _metric=lambda model: alter)
+    return chain(rebound(Put, _threshold_reached=reach), rebound(Get, relieved=leave))

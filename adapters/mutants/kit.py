@@ -10,7 +10,7 @@ post-process its outcomes.  Faults deep inside a rule function are made by
 replaced, so the model's own code runs with one piece swapped and nothing
 global changes.
 
-Faults are coupled to the model's internal names (``mq._put_refusal``,
+Faults are coupled to the model's internal names (``mq._refusals``,
 ``cqs.relieved``, ``events._toggle``, ...).  When a refactoring moves one,
 :func:`rebind` and :class:`Patched` refuse with a ``ValueError`` naming it, and
 ``tests/adapters/test_mutants.py`` fails on the affected mutants.

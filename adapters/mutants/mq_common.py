@@ -140,23 +140,27 @@ def reject_alter(test: Any, rule: str) -> Any:
 
 
 # -- put refusals ------------------------------------------------------------------------
-def refusing(variant: Callable[..., Outcome | None]) -> Callable[[Model], None]:
-    """Install another ``_put_refusal(model, op, q, s)`` into MQPUT."""
-    return rebound(Put, _put_refusal=variant)
+def refusing(variant: Callable[..., list[Outcome]]) -> Callable[[Model], None]:
+    """Install another ``_refusals(model, op, q, s)`` into MQPUT."""
+    return rebound(Put, _refusals=variant)
 
 
-def refusal_with(**names: Any) -> Callable[..., Outcome | None]:
-    """The model's ``_put_refusal`` with some of its global names (constants) replaced."""
-    return rebind(mq._put_refusal, **names)
+def refusal_with(**names: Any) -> Callable[..., list[Outcome]]:
+    """The model's ``_refusals`` with some of its global names (constants) replaced; ``SIZE_63K``
+    is looked up by ``_over_63k``."""
+    inner = {k: names.pop(k) for k in ("SIZE_63K",) if k in names}
+    if inner:
+        names["_over_63k"] = rebind(mq._over_63k, **inner)
+    return rebind(mq._refusals, **names)
 
 
-def as_nonpersistent(when: Callable[[Structure], bool]) -> Callable[..., Outcome | None]:
-    """A ``_put_refusal`` that skips the persistence checks on structures where ``when`` holds."""
+def as_nonpersistent(when: Callable[[Structure], bool]) -> Callable[..., list[Outcome]]:
+    """A ``_refusals`` that skips the persistence checks on structures where ``when`` holds."""
 
-    def refusal(model: Model, op: Put, q: Any, s: Structure | None) -> Outcome | None:
+    def refusal(model: Model, op: Put, q: Any, s: Structure | None) -> list[Outcome]:
         if op.persistent and s is not None and not s.failed and when(s):
             op = attrs.evolve(op, persistent=False)
-        return mq._put_refusal(model, op, q, s)
+        return mq._refusals(model, op, q, s)
 
     return refusal
 

@@ -63,14 +63,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-OFFLOAD-001-a",
         "Only two rule pairs: OFFLD3TH/OFFLD3SZ is never applied.",
         mq_config(sd(**rules(None, None, (0, 0)))),
-        [put(1), put(1)],
+        [put(1)],
         deciding(pairs=lambda d: [(d.offld1th, d.offld1sz), (d.offld2th, d.offld2sz)]),
     ),
     mutant(
         "M-OFFLOAD-001-b",
         "The first rule pair (by default OFFLD1TH(70) OFFLD1SZ(32K)) is never applied.",
-        mq_config(sd(size=6204, ratio=90)),
-        [put(K33), put(K33)],
+        mq_config(sd(size=6324, ratio=120)),
+        [put(K33), put(K33), put(18500), put(K33)],
         deciding(pairs=lambda d: [(d.offld2th, d.offld2sz), (d.offld3th, d.offld3sz)]),
     ),
     # OFFLOAD-002: usage > THn AND size > SZn of the same rule; rules OR-ed
@@ -84,8 +84,8 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-OFFLOAD-002-b",
         "A message is offloaded only when all three rules hold (rules AND-ed).",
-        mq_config(sd(size=6204, ratio=90)),
-        [put(K33), put(K33)],
+        mq_config(sd(size=6324, ratio=120)),
+        [put(K33), put(K33), put(18500), put(K33)],
         deciding(combine=all),
     ),
     mutant(
@@ -98,8 +98,8 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-OFFLOAD-002-d",
         "Mixed reading: '>' for rule 1 but '>=' for rule 2.",
-        mq_config(sd("APP1", **rules((0, 0), (0, 1000), None)), sd("APP2", **rules((0, 0), (0, 1000), None))),
-        [put(0, "Q1"), put(1000, "Q2")],
+        mq_config(sd("APP1", **rules((0, 1000), None, None)), sd("APP2", **rules(None, (0, 1000), None))),
+        [put(1000, "Q1"), put(1000, "Q2")],
         deciding(
             hit=lambda n, u, th, length, sz, strict: (u > th and length > sz) if n == 1 else (u >= th and length >= sz)
         ),
@@ -123,7 +123,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-OFFLOAD-003-b",
         "OFFLDnSZ(0K) is taken to switch the rule off, like 64K.",
         mq_config(sd(**rules(None, None, (0, 0)))),
-        [put(1), put(1)],
+        [put(1)],
         deciding(off=lambda sz: sz in (0, 64 * KB)),
     ),
     # OFFLOAD-004: forced offload of messages too large for an entry at CFLEVEL(4)+
@@ -171,6 +171,13 @@ MUTANTS: tuple[Mutant, ...] = (
         [put(OVER_6375)],
         lambda m: setattr(m, "acct", attrs.evolve(m.acct, offloaded_elements=1)),
     ),
+    mutant(
+        "M-OFFLOAD-005-c",
+        "An offloaded message keeps its data in the structure: it costs more than the same message kept whole.",
+        mq_config(sd(size=6219, ratio=50, **rules((50, 4 * KB), None, None))),
+        [put(), put(8000), put(20000), put(8000)],
+        lambda m: setattr(m, "acct", attrs.evolve(m.acct, offloaded_elements=64)),
+    ),
     # OFFLOAD-006: OFFLOAD(SMDS|DB2)
     mutant(
         "M-OFFLOAD-006-a",
@@ -183,7 +190,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-OFFLOAD-006-b",
         "With OFFLOAD(DB2) the offload rules are never applied.",
         mq_config(sd(offload="DB2", **rules(None, None, (0, 0)))),
-        [put(1), put(1)],
+        [put(1)],
         deciding(rules_when=lambda d: d.effective_offload != "DB2"),
     ),
     # OFFLOAD-007: OFFLOAD only at CFLEVEL(5)
@@ -251,7 +258,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-OFFLOAD-013-a",
         "ALTER CFSTRUCT resets the offload rules it was not given to their defaults.",
         mq_config(sd(**rules(None, None, (0, 0)))),
-        [alter(fullthreshold=85), put(1), put(1)],
+        [alter(fullthreshold=85), put(1)],
         _alter_with_defaults(DEFAULT_RULES),
     ),
     mutant(

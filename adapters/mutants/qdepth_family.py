@@ -18,6 +18,7 @@ from adapters.mutants.kit import (
     mutant,
     post,
     pre,
+    rebind,
     rebound,
 )
 from adapters.mutants.mq_common import get, mq_config, put, qd, sd
@@ -40,7 +41,7 @@ from adapters.mutants.qdepth_faults import (
     thresholds,
     toggle_variant,
 )
-from reference_model import events
+from reference_model import events, mq
 from reference_model.operations import (
     AlterQueue,
     Backout,
@@ -112,8 +113,11 @@ MUTANTS: tuple[Mutant, ...] = (
         [put()],
         rebound(
             Put,
-            events=Patched(
-                events, fire=lambda m, q, kind, det: () if kind == "QFULL" else events.fire(m, q, kind, det)
+            _queue_full=rebind(
+                mq._queue_full,
+                events=Patched(
+                    events, fire=lambda m, q, kind, det: () if kind == "QFULL" else events.fire(m, q, kind, det)
+                ),
             ),
         ),
     ),
@@ -366,8 +370,8 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-QDEPTH-015-c",
         "A put to a full queue fails with 2192 instead of 2053.",
-        cfg(q1(maxdepth=0)),
-        [put()],
+        mq_config(sd(size=8192), queues=[q1(maxdepth=0)]),  # plenty of room (Table 2): not a full structure
+        [Inspect(), put()],
         post(Put, q_full_reason),
     ),
     # QDEPTH-016: inactive queue managers issue no event messages

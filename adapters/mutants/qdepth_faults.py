@@ -15,6 +15,7 @@ from adapters.mutants.kit import (
     chain,
     evolve,
     post,
+    rebind,
     rebound,
     state,
     wrap,
@@ -99,7 +100,7 @@ def fire_variant(
 def firing(**kwargs: Any) -> Callable[[Model], None]:
     """Install a :func:`fire_variant` into MQPUT and MQGET."""
     ns = Patched(events, fire=fire_variant(**kwargs))
-    return chain(rebound(Put, events=ns), rebound(Get, events=ns))
+    return chain(rebound(Put, events=ns, _queue_full=rebind(mq._queue_full, events=ns)), rebound(Get, events=ns))
 
 
 def thresholds(

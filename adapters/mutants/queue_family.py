@@ -289,7 +289,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-QUEUE-005-c",
         "A stopped queue manager can still get.",
         mq_config(sd()),
-        [StopQmgr("QM01"), get()],
+        [put(), StopQmgr("QM01"), get()],
         _stopped_can(Get),
     ),
 )

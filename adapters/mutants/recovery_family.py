@@ -18,6 +18,7 @@ from reference_model.operations import (
     Backup,
     FailStructure,
     Get,
+    Inspect,
     Put,
     Recover,
     StopQmgr,
@@ -273,14 +274,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-RECOVERY-003-b",
         "RECOVER also restores persistent messages that were not committed.",
         mq_config(RECOVERABLE),
-        [pput(syncpoint=True), BACKUP, FAIL, RECOVER],
+        [pput(syncpoint=True), BACKUP, FAIL, RECOVER, Inspect()],
         _empty_keeping(lambda m: m.persistent),
     ),
     mutant(
         "M-RECOVERY-003-c",
         "RECOVER restores the backup only: persistent messages put after it are lost.",
         mq_config(RECOVERABLE),
-        [BACKUP, pput(), FAIL, RECOVER],
+        [BACKUP, pput(), FAIL, RECOVER, Inspect()],
         _backup_image_only(),
     ),
     mutant(
@@ -295,7 +296,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-RECOVERY-004-a",
         "Nonpersistent messages survive a structure failure and are recovered.",
         mq_config(RECOVERABLE),
-        [put(), BACKUP, FAIL, RECOVER],
+        [put(), BACKUP, FAIL, RECOVER, Inspect()],
         _empty_keeping(lambda m: not m.uncommitted),
     ),
     # RECOVERY-005: TYPE(PURGE) leaves the structure empty (and usable)

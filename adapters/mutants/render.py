@@ -77,13 +77,20 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render_markdown(mutants: Iterable[Any] | None = None, skipped: Mapping[str, str] | None = None) -> str:
-    """The Markdown page: one row per mutant, then the rules without a mutant."""
-    if mutants is None or skipped is None:
-        from adapters.mutants import MUTANTS, SKIPPED
+def render_markdown(
+    mutants: Iterable[Any] | None = None,
+    skipped: Mapping[str, str] | None = None,
+    retired: Mapping[str, str] | None = None,
+    gaps: Mapping[str, str] | None = None,
+) -> str:
+    """The Markdown page: one row per mutant, the rules without a mutant, then the retired mutants."""
+    if mutants is None or skipped is None or retired is None or gaps is None:
+        from adapters.mutants import CHECKER_GAPS, MUTANTS, RETIRED, SKIPPED
 
         mutants = MUTANTS if mutants is None else mutants
         skipped = SKIPPED if skipped is None else skipped
+        retired = RETIRED if retired is None else retired
+        gaps = CHECKER_GAPS if gaps is None else gaps
     mutants = list(mutants)
     rules = sorted({m.rule for m in mutants})
     lines = [
@@ -117,6 +124,31 @@ def render_markdown(mutants: Iterable[Any] | None = None, skipped: Mapping[str, 
         "| --- | --- |",
     ]
     lines += [f"| {rule} | {_cell(why)} |" for rule, why in sorted(skipped.items())]
+    if gaps:
+        lines += [
+            "",
+            "## Known checker gaps",
+            "",
+            f"{len(gaps)} mutants break a documented sentence that the checker cannot judge yet: they stay in the "
+            "catalogue (and count against the mutation score) until the checker is fixed.",
+            "",
+            "| Mutant | What the checker misses |",
+            "| --- | --- |",
+        ]
+        lines += [f"| {mid} | {_cell(why)} |" for mid, why in gaps.items()]
+    if retired:
+        lines += [
+            "",
+            "## Retired mutants",
+            "",
+            f"{len(retired)} mutants broke something no IBM sentence decides (storage accounting, the timing of "
+            "z/OS messages, reason-code precedence, an invented cap, ...). The gate does not judge it, so they are "
+            "no longer run; their IDs stay reserved.",
+            "",
+            "| Mutant | Why retired |",
+            "| --- | --- |",
+        ]
+        lines += [f"| {mid} | {_cell(why)} |" for mid, why in retired.items()]
     return "\n".join(lines) + "\n"
 
 

@@ -189,7 +189,8 @@ class QueueSharingGroup {
     const usage = this.usagePct(s);
     for (const [th, sz] of [[d.offld1th, d.offld1sz], [d.offld2th, d.offld2sz], [d.offld3th, d.offld3sz]]) {
       if (sz >= RULE_OFF) continue;
-      if (usage > th && length > sz) return true;
+      // Seed 002: OFFLDnTH(0) "set to 0% to offload all such messages", OFFLDnSZ(0K) "(all messages)".
+      if ((th === 0 || usage > th) && (sz === 0 || length > sz)) return true;
     }
     return false;
   }

@@ -30,6 +30,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("put.signals", "signals:IXC585E", "inspect.structures.*.full_warning"),
+        readings=("full_signal_timing",),
         profiles=BOTH,
     ),
     Rule(
@@ -41,6 +42,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("get.signals", "commit.signals", "signals:IXC586I", "inspect.structures.*.full_warning"),
+        readings=("full_signal_timing",),
         profiles=BOTH,
     ),
     Rule(
@@ -80,7 +82,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="implementation-defined",
         observables=("setxcf_alter.ok", "setxcf_alter.reason", "inspect.structures.*.size_kb"),
-        readings=("alter_below_initsize", "alter_at_size"),
+        readings=("alter_below_initsize", "alter_at_size", "alter_not_larger"),
         profiles=BOTH,
     ),
     Rule(

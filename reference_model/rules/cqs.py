@@ -44,6 +44,7 @@ RULES: tuple[Rule, ...] = (
             "alter_outcome.ok",
             "alter_outcome.reason",
         ),
+        readings=("cqs_alter",),
         profiles=CQS,
     ),
     Rule(
@@ -60,6 +61,7 @@ RULES: tuple[Rule, ...] = (
             "inspect.structures.*.size_kb",
             "inspect.structures.*.overflow_mode",
         ),
+        readings=("cqs_alter",),
         profiles=CQS,
     ),
     Rule(
@@ -71,6 +73,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("alter_outcome.signals", "signals:OVERFLOW_ON", "inspect.structures.*.overflow_mode"),
+        readings=("cqs_alter",),
         profiles=CQS,
     ),
     Rule(

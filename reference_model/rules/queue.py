@@ -66,6 +66,7 @@ RULES: tuple[Rule, ...] = (
             "inspect.queues.*.depth",
             "inspect.qmgrs.*.active",
         ),
+        readings=("nonshared_at_stop",),
         profiles=("mq",),
     ),
 )

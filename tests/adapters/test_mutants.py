@@ -13,9 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from adapters.mutants import MUTANT_BY_ID, MUTANTS, SKIPPED, get_mutant, mutants_for_rule
+from adapters.mutants import (
+    CHECKER_GAPS,
+    MUTANT_BY_ID,
+    MUTANTS,
+    RETIRED,
+    RETIRED_MUTANTS,
+    SKIPPED,
+    get_mutant,
+    mutants_for_rule,
+)
 from adapters.mutants.check import (
-    droppable,
     explaining_readings,
     observable,
     records_of,
@@ -29,8 +37,11 @@ REPO = Path(__file__).resolve().parents[2]
 RULE_LINE = re.compile(
     r"^- (?P<id>(?:CQS|OFFLOAD|CFLEVEL|CAPACITY|TOPOLOGY|SIZING|QDEPTH|RECOVERY|QUEUE)-\d{3}) ", re.MULTILINE
 )
-#: The rules the brief allows to go without a mutant (advice, sizing, configuration-time only).
+#: The rules the brief allows to go without a mutant (advice, sizing, configuration-time only; CFLEVEL-007:
+#: no document says the configuration is refused, issue 23).
 ALLOWED_SKIPS = {
+    "CFLEVEL-007",
+    "CQS-022",  # inferred: no sentence decides where an overflowed queue's new data objects go
     *(f"SIZING-00{n}" for n in range(1, 6)), "OFFLOAD-008", "OFFLOAD-009", "OFFLOAD-010", "CAPACITY-007",
     "TOPOLOGY-002", "TOPOLOGY-007", "TOPOLOGY-008", "TOPOLOGY-010", "TOPOLOGY-011", "TOPOLOGY-012",
 }  # fmt: skip
@@ -55,6 +66,42 @@ def _attached_ambiguities(rule_id: str) -> set[str]:
         return found
     rule = RULE_BY_ID.get(rule_id)
     return found | set(getattr(rule, "readings", ()))
+
+
+def checker_flags(mutant, scenario=None) -> list[int]:
+    """Indices of the steps the conformance checker fails (a verdict, not a "not supported" refusal)
+    when ``scenario`` (default: the mutant's own) runs on the mutant."""
+    from conformance.checker import Checker
+
+    ops = mutant.scenario if scenario is None else tuple(scenario)
+    adapter = mutant.factory()
+    adapter.open(mutant.config)
+    try:
+        checker = Checker(mutant.config, adapter.capabilities())
+        verdicts = [checker.check(op, adapter.apply(op)) for op in ops]
+    finally:
+        adapter.close()
+    return sorted({v.index for v in verdicts if not v.ok and not v.refused})
+
+
+def _flagged(mutant, scenario) -> bool:
+    """The checker flags ``scenario`` on the mutant; an invalid scenario (the model or the mutant
+    refuses it with an exception) flags nothing."""
+    if records_of(mutant.factory(), mutant.config, scenario) is None:
+        return False
+    if reference_records(mutant.config, scenario) is None:
+        return False
+    try:
+        return bool(checker_flags(mutant, scenario))
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
+def droppable(mutant) -> list[int]:
+    """Operations that can be dropped while the checker still flags the mutant.  The checker is the
+    judge (storage figures are the implementation's input, issue 23), so reproducers are minimal for it."""
+    ops = mutant.scenario
+    return [i for i in range(len(ops)) if _flagged(mutant, ops[:i] + ops[i + 1 :])]
 
 
 def _reproduced_by_some(mutant, ambiguities: set[str]) -> Readings | None:
@@ -90,6 +137,28 @@ def test_mutants_and_skips_name_known_rules_and_never_overlap():
     assert set() == set(SKIPPED) - rules
     assert set() == set(SKIPPED) & {m.rule for m in MUTANTS}
     assert set() == set(SKIPPED) - ALLOWED_SKIPS
+
+
+def test_retired_mutants_keep_their_ids_and_say_why():
+    """A retired mutant stays defined (its ID is never reused) but is not run; each says why."""
+    assert sorted(RETIRED) == sorted(m.id for m in RETIRED_MUTANTS)
+    assert set() == set(RETIRED) & set(MUTANT_BY_ID)
+    assert [] == [mid for mid, why in RETIRED.items() if len(why) < 20]
+    with pytest.raises(KeyError, match="retired"):
+        get_mutant(next(iter(RETIRED)))
+
+
+def test_checker_gaps_name_catalogued_mutants():
+    assert set() == set(CHECKER_GAPS) - set(MUTANT_BY_ID)
+
+
+def _gap_marked(mutants):
+    """Mutants the checker cannot flag yet (``CHECKER_GAPS``): a strict expected failure, so that a fixed
+    checker makes the test fail until the gap is removed from the list."""
+    return [
+        pytest.param(m, marks=pytest.mark.xfail(reason=CHECKER_GAPS[m.id], strict=True)) if m.id in CHECKER_GAPS else m
+        for m in mutants
+    ]
 
 
 def test_mixed_mutants_name_real_ambiguities():
@@ -167,17 +236,11 @@ def test_no_reading_of_any_ambiguity_explains_the_mutant(mutant):
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.id)
 def test_reproducer_is_minimal(mutant):
-    """Dropping any one operation leaves a scenario some reading explains (or an invalid one)."""
+    """Dropping any one operation leaves a scenario the checker does not flag (or an invalid one)."""
     assert [] == droppable(mutant)
 
 
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.id)
+@pytest.mark.parametrize("mutant", _gap_marked(MUTANTS), ids=lambda m: m.id)
 def test_the_conformance_checker_flags_the_mutant_at_the_last_step(mutant):
-    from conformance.checker import Checker
-
-    adapter = mutant.factory()
-    adapter.open(mutant.config)
-    checker = Checker(mutant.config, adapter.capabilities())
-    verdicts = [checker.check(op, adapter.apply(op)) for op in mutant.scenario]
-    adapter.close()
-    assert [len(mutant.scenario) - 1] == sorted({v.index for v in verdicts if not v.ok})
+    """A verdict at the last step: a refusal ("not supported") ends a case but kills nothing."""
+    assert [len(mutant.scenario) - 1] == checker_flags(mutant)

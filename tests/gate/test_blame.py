@@ -15,11 +15,10 @@ NAMED_BY_WHAT_DECIDED = (
     "M-QDEPTH-002-c",
     "M-QDEPTH-003-b",
     "M-QDEPTH-003-c",
-    "M-CQS-021-b",  # storage in use after a large message
-    "M-RECOVERY-003-b",
-    "M-QUEUE-003-d",
-    "M-CAPACITY-010-c",
 )
+# M-CQS-021-b, M-RECOVERY-003-b, M-QUEUE-003-d and M-CAPACITY-010-c diverged on storage in use, which is
+# no longer compared with the model's accounting (issue 23): the first two now show at an inspect,
+# M-QUEUE-003-d is retired and M-CAPACITY-010-c is a known checker gap (adapters/mutants/catalogue.py).
 
 
 @pytest.mark.parametrize("mutant", NAMED_BY_WHAT_DECIDED)

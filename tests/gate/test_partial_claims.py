@@ -23,7 +23,7 @@ def test_an_operation_answered_not_supported_ends_its_case_without_failing_the_g
 def test_a_divergence_on_unclaimed_rules_only_is_reported_not_failed():
     result = run_gate(faulty.NoCapacityClaim, hypothesis_profile="dev", seed=3)
     verdicts = {r.rule: r.verdict for r in result.rules}
-    unclaimed = [w for w in result.warnings if "unclaimed rules only (CAPACITY-001 x" in w]
+    unclaimed = [w for w in result.warnings if "on unclaimed rules only (CAPACITY-001 x" in w]
     assert (0, (), "not-claimed", 1) == (result.exit_code, result.failures, verdicts["CAPACITY-001"], len(unclaimed))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import types
 
 import attrs
+import pytest
 
 from adapters.mutants import get_mutant
 from adapters.reference import ReferenceAdapter
@@ -36,7 +37,13 @@ def _padded_contraction() -> list[object]:
 
 def test_minimise_lowers_initsize_and_the_alter_size_to_reach_the_documented_length():
     result = minimise(lambda: get_mutant(CONTRACTION), _contraction_config(), _padded_contraction())
-    assert ("fail", ("CAPACITY-005", "CAPACITY-006")) == (result.verdict, result.divergence.rules)
+    # the contraction shows as usage beyond what the structure offers: the bound CAPACITY-001 states
+    # (issue 23: usage is the implementation's; the model's own accounting no longer decides it)
+    assert ("fail", "usage", ("CAPACITY-001",)) == (
+        result.verdict,
+        result.divergence.field,
+        result.divergence.rules,
+    )
     assert 3 >= len(result.ops)
 
 
@@ -128,10 +135,12 @@ def test_an_alter_cfstruct_after_the_first_step_is_folded_as_a_setting_from_the_
 
 def test_minimise_folds_a_probes_defined_structure_to_reach_the_documented_length():
     """M-OFFLOAD-001-a (OFFLD3 never applied) as the offload-rules probe first met it: a CFLEVEL(5)
-    structure and its queue defined, its rules altered, then filled past OFFLD1TH (14 steps
-    before DEFINE CFSTRUCT and a later ALTER CFSTRUCT were folded)."""
+    structure and its queue defined, its rules altered, then filled (14 steps before DEFINE CFSTRUCT
+    and a later ALTER CFSTRUCT were folded).  OFFLD3TH(0) OFFLD3SZ(0K) offloads every message (seed
+    002), so the documented reproducer is one put; a threshold of 1% is no longer decided by usage
+    the implementation reports (entries and elements on either side of it: the combined reading)."""
     config = Config(qmgrs=("QM01",), structures=(StructureDef("APP1", size_kb=7000, ratio=60, cflevel=4),))
-    rules = {"offld1sz": 4096, "offld1th": 1, "offld2sz": 1024, "offld2th": 1, "offld3sz": 0, "offld3th": 1}
+    rules = {"offld1sz": 4096, "offld1th": 1, "offld2sz": 1024, "offld2th": 1, "offld3sz": 0, "offld3th": 0}
     ops = [
         o.DefineStructure({"name": "APPLEVEL5", "cflevel": 5}),
         o.DefineQueue({"name": "QAPPLEVEL5", "cfstruct": "APPLEVEL5"}),
@@ -141,7 +150,7 @@ def test_minimise_folds_a_probes_defined_structure_to_reach_the_documented_lengt
         o.Put("QM01", "QAPPLEVEL5", 1, tag=10),
     ]
     result = minimise(lambda: get_mutant("M-OFFLOAD-001-a"), config, ops)
-    assert ("fail", "offloaded", 2) == (result.verdict, result.divergence.field, len(result.ops))
+    assert ("fail", "offloaded", 1) == (result.verdict, result.divergence.field, len(result.ops))
 
 
 def _cqs_config(queues: int = 2) -> Config:
@@ -312,6 +321,11 @@ def test_a_failure_narrows_to_some_of_its_rules_at_the_same_kind_of_operation_on
     assert [True, False, False, False, False, False] == [shrink_narrow.narrows(target, key) for key in keys]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="checker gap M-QDEPTH-015-c: 2192 is accepted whenever the implementation answers it, so the "
+    "over-accepted put no longer diverges (CHECKER_GAPS)",
+)
 def test_minimise_narrows_a_full_queue_in_a_full_structure_to_the_full_queue_alone():
     """M-QUEUE-004-c (MAXDEPTH checked against committed messages) as the seed-11 gate met it: the
     structure held five entries, so the over-accepted sixth put failed 2192 (CAPACITY-001) where

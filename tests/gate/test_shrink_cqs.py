@@ -44,12 +44,9 @@ def test_a_smaller_primary_is_tried_with_each_other_ovflwmax():
     assert {(6144 + u, v) for u in (1, 2, 3, 4, 6, 8) for v in (30, 40, 50, 60, 80, 90)} == tried
 
 
-def test_minimise_puts_the_split_messages_whole_to_reach_the_documented_three_steps():
-    """M-CQS-006-a (candidates taken smallest first) as the seed-6 gate met it: under LGMSGSZ 604
-    a queue outweighs another only by many puts (11 steps before messages were put whole)."""
-    ops = [*_puts("Q4", 9709), *_puts("Q1", 1591, 0, *[604] * 7), o.AlterOutcome("PRIM1", False)]
-    result = minimise(lambda: get_mutant("M-CQS-006-a"), _config(6200), ops)
-    assert ("fail", "signals", 3) == (result.verdict, result.divergence.field, len(result.ops))
+# The seed-6 trace of M-CQS-006-a (one 9709-byte message against nine shorter ones) decides nothing since
+# issue 23: neither queue surely uses more space under every accounting (cqs._larger), so the order of
+# selection is not judged.  ``unsplit`` itself is covered above.
 
 
 def test_minimise_moves_ovflwmax_with_a_smaller_primary_to_reach_the_documented_four_steps():

@@ -65,31 +65,8 @@ def test_minimise_meets_the_rule_at_any_length_to_reach_the_documented_two_steps
     assert ("fail", "offloaded", 2) == (result.verdict, result.divergence.field, len(result.ops))
 
 
-def test_minimise_lowers_the_shared_threshold_to_reach_the_documented_three_steps():
-    """M-OFFLOAD-012-c (max(entries%, elements%) for rule 1, elements% for rule 2) as the seed-11
-    gate met it: five empty puts reached the three rules' 70% (7 steps before the thresholds were
-    lowered together)."""
-    s = StructureDef(
-        "APP2",
-        size_kb=6151,
-        ratio=2,
-        cflevel=5,
-        recover=True,
-        offload="SMDS",
-        offld1th=70,
-        offld1sz=4096,
-        offld2th=70,
-        offld2sz=1024,
-        offld3th=70,
-        offld3sz=0,
-    )
-    ops = [
-        *(o.Put("QM02", "Q1", 0, tag=t) for t in range(5)),
-        o.Put("QM02", "Q1", 4097, tag=5),
-        o.Put("QM02", "Q1", 1025, tag=6),
-    ]
-    result = minimise(lambda: get_mutant("M-OFFLOAD-012-c"), _config(s, ("QM01", "QM02")), ops)
-    assert ("fail", "offloaded", 3) == (result.verdict, result.divergence.field, len(result.ops))
+# The seed-11 trace of M-OFFLOAD-012-c (thresholds lowered together, 7 -> 3 steps) is gone with that mutant,
+# retired by issue 23: its mixed usage measures both lie within the documented combined-storage reading.
 
 
 def test_minimise_reaches_the_documented_two_steps_from_fifteen_32k_puts_at_cflevel4():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from adapters.mutants import get_mutant
 from conformance.shrink import minimise
 from conformance.shrink_runs import cut_runs, rescaled, scaled
@@ -64,6 +66,9 @@ def test_rescaled_shows_an_ixc586i_at_the_threshold_with_two_puts_under_a_grid_s
     assert ("CAPACITY-003|signals|get", 3) == (signature(run(config, trial)), len(trial))
 
 
+@pytest.mark.xfail(
+    strict=True, reason="checker gap M-CQS-007-b: a reported selection's size is not judged (CHECKER_GAPS)"
+)
 def test_minimise_takes_three_equal_queues_where_selection_must_go_20_points_below():
     result = minimise(lambda: get_mutant(SELECTION_STOPS_EARLY), _five_queues(), _equal_messages_on_five_queues())
     assert ("fail", "signals", 4) == (result.verdict, result.divergence.field, len(result.ops))

@@ -149,8 +149,6 @@ def test_offload_006_bad_offload_target(thunk: Thunk, field: str, value: Any, ru
 
 
 @_cases(
-    ("cflevel=1", _sd(cflevel=1, recover=True), f"{S}.recover", True, "CFLEVEL-007"),
-    ("cflevel=2", _sd(cflevel=2, recover=True), f"{S}.recover", True, "CFLEVEL-007"),
     ("recover='YES'", _sd(recover="YES"), f"{S}.recover", "YES", "CFLEVEL-007"),
     ("recover=1", _sd(recover=1), f"{S}.recover", 1, "CFLEVEL-007"),
 )
@@ -191,7 +189,6 @@ def test_topology_001_csq_admin_refused(thunk: Thunk, field: str, value: Any, ru
     ("empty", lambda: Config(qsg=""), "qsg", "", "TOPOLOGY-010"),
     ("underscore", lambda: Config(qsg="Q_1"), "qsg", "Q_1", "TOPOLOGY-010"),
     ("not-a-string", lambda: Config(qsg=1234), "qsg", 1234, "TOPOLOGY-010"),  # type: ignore[arg-type]
-    ("qmgr-5-chars", lambda: Config(qmgrs=("QMGR1",)), "qmgrs[QMGR1]", "QMGR1", "TOPOLOGY-010"),
 )
 def test_topology_010_bad_qsg_and_qmgr_names(thunk: Thunk, field: str, value: Any, rule_id: str) -> None:
     _check(thunk, field, value, rule_id)
@@ -224,7 +221,6 @@ def test_topology_002_no_application_structure() -> None:
 
 
 @_cases(
-    ("33-qmgrs", lambda: Config(qmgrs=tuple(f"Q{i}" for i in range(33))), "qmgrs", 33, "TOPOLOGY-006"),
     ("0-qmgrs", lambda: Config(qmgrs=()), "qmgrs", 0, "TOPOLOGY-006"),
     ("duplicate", lambda: Config(qmgrs=("QM01", "QM01")), "qmgrs", "QM01", "TOPOLOGY-006"),
     ("put-qmgr", _step(Put("QM99", "Q1", 10)), "qmgr", "QM99", "TOPOLOGY-006"),
@@ -277,7 +273,6 @@ def test_sizing_005_bad_entry_element_ratio(thunk: Thunk, field: str, value: Any
     ("maxmsgl>100MB", _qd(maxmsgl=SIZE_100MB + 1), f"{Q}.maxmsgl", SIZE_100MB + 1, "CFLEVEL-005"),
     ("maxmsgl=True", _qd(maxmsgl=True), f"{Q}.maxmsgl", True, "CFLEVEL-005"),
     ("put-length=-1", _step(Put("QM01", "Q1", -1)), "put.length", -1, "CFLEVEL-005"),
-    ("put-length>100MB", _step(Put("QM01", "Q1", SIZE_100MB + 1)), "put.length", SIZE_100MB + 1, "CFLEVEL-005"),
     ("put-length=True", _step(Put("QM01", "Q1", True)), "put.length", True, "CFLEVEL-005"),
     ("put-length=1.5", _step(Put("QM01", "Q1", 1.5)), "put.length", 1.5, "CFLEVEL-005"),  # type: ignore[arg-type]
 )
@@ -288,7 +283,6 @@ def test_cflevel_005_bad_message_lengths(thunk: Thunk, field: str, value: Any, r
 @_cases(
     ("-1", lambda: Config(admin_size_kb=-1), "admin_size_kb", -1, "TOPOLOGY-008"),
     ("True", lambda: Config(admin_size_kb=True), "admin_size_kb", True, "TOPOLOGY-008"),
-    ("below-table1", lambda: Config(admin_size_kb=7975), "admin_size_kb", 7975, "TOPOLOGY-008"),
     ("unknown-table", lambda: Config(admin_table="cfcc99"), "admin_table", "cfcc99", "TOPOLOGY-008"),
 )
 def test_topology_008_bad_admin_structure(thunk: Thunk, field: str, value: Any, rule_id: str) -> None:

@@ -227,12 +227,19 @@ def altering(readings: Readings = DEFAULTS) -> Model:
     return mq(2000, 1, readings=readings, initsize_kb=1000)
 
 
-@pytest.mark.parametrize("new", [1000, 1001, 1500, 1999])
+@pytest.mark.parametrize("new", [1001, 1500, 1999])
 def test_capacity_004_alter_within_initsize_and_size_is_valid(new):
     model = altering()
     out = model.step(SetxcfAlter("APP1", new))
     actual = (out.ok, out.rules, model.project()["structures"]["APP1"]["size_kb"])
     assert (True, ("CAPACITY-004",), new) == actual
+
+
+@pytest.mark.parametrize(("reading", "ok"), [("accepted", True), ("rejected", False)])
+def test_capacity_006_alter_to_the_current_size_by_reading(reading, ok):
+    """Seed 001: newsize "greater than the current coupling facility size"; IMS allows INITSIZE..SIZE."""
+    out = altering(Readings(alter_not_larger=reading)).step(SetxcfAlter("APP1", 1000))
+    assert (ok, ("CAPACITY-006",)) == (out.ok, out.rules)
 
 
 def test_capacity_004_alter_resizes_the_pools():

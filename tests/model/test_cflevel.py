@@ -10,7 +10,7 @@ import pytest
 
 from reference_model import Config, ConfigurationError, Model, QueueDef, Readings, StructureDef
 from reference_model.operations import AlterStructure, Commit, Get, Put
-from reference_model.outcomes import CMD_INVALID, CMD_NOT_ALLOWED
+from reference_model.outcomes import CMD_NOT_ALLOWED, MQRC_MSG_TOO_BIG_FOR_Q
 from reference_model.readings import AMBIGUITIES
 from reference_model.units import KB, SIZE_100MB
 
@@ -155,15 +155,10 @@ def test_cflevel_005_maxmsgl_at_most_100mb() -> None:
 
 
 @pytest.mark.parametrize("cflevel", [4, 5])
-def test_cflevel_005_put_over_100mb_is_bad_input(cflevel: int) -> None:
-    model = _model(cflevel=cflevel)
-    with pytest.raises(ConfigurationError) as info:
-        model.step(Put("QM01", "Q1", SIZE_100MB + 1))
-    assert (
-        "put.length",
-        SIZE_100MB + 1,
-        "CFLEVEL-005",
-    ) == (info.value.field, info.value.value, info.value.rule_id)
+def test_cflevel_005_put_over_100mb_fails_with_2030(cflevel: int) -> None:
+    """Longer than any MAXMSGL can be (100 MB): a documented rejection, not an error (CFLEVEL-008)."""
+    out = _model(cflevel=cflevel).step(Put("QM01", "Q1", SIZE_100MB + 1))
+    assert (False, MQRC_MSG_TOO_BIG_FOR_Q) == (out.ok, out.reason)
 
 
 # -- CFLEVEL-006 -------------------------------------------------------------------------
@@ -188,14 +183,9 @@ def test_cflevel_006_forced_offload_at_4_and_5(cflevel: int, expected: bool) -> 
 
 
 @pytest.mark.parametrize("cflevel", [1, 2])
-def test_cflevel_007_recover_yes_below_3_refused(cflevel: int) -> None:
-    with pytest.raises(ConfigurationError) as info:
-        StructureDef("APP1", cflevel=cflevel, recover=True)
-    assert (
-        "structures[APP1].recover",
-        True,
-        "CFLEVEL-007",
-    ) == (info.value.field, info.value.value, info.value.rule_id)
+def test_cflevel_007_recover_yes_below_3_is_not_refused_by_the_model(cflevel: int) -> None:
+    """Whether DEFINE refuses RECOVER(YES) below CFLEVEL(3) is not documented (ibm-facts 2.6)."""
+    assert StructureDef("APP1", cflevel=cflevel, recover=True).recover is True
 
 
 @pytest.mark.parametrize("cflevel", [3, 4, 5])
@@ -203,15 +193,12 @@ def test_cflevel_007_recover_yes_from_3_accepted(cflevel: int) -> None:
     assert StructureDef("APP1", cflevel=cflevel, recover=True).recover is True
 
 
-def test_cflevel_007_alter_to_2_with_recover_yes_refused() -> None:
+def test_cflevel_007_alter_to_2_with_recover_yes_leaves_persistent_puts_refused() -> None:
+    """Lowering to CFLEVEL(2) is not refused for RECOVER(YES); a persistent put then fails (CFLEVEL-002)."""
     model = _model(cflevel=3, recover=True)
-    out = model.step(AlterStructure("APP1", {"cflevel": 2}))
-    assert (
-        False,
-        CMD_INVALID,
-        ("CFLEVEL-007",),
-        3,
-    ) == (out.ok, out.reason, out.rules, model.structures["APP1"].defn.cflevel)
+    model.step(AlterStructure("APP1", {"cflevel": 2}))
+    out = model.step(Put("QM01", "Q1", 1, persistent=True))
+    assert (False, ("CFLEVEL-002",)) == (out.ok, out.rules)
 
 
 # -- CFLEVEL-008 -------------------------------------------------------------------------

@@ -83,6 +83,8 @@ def test_offload_002_threshold_and_size_boundaries(rule: int, cell: tuple[int, i
     th, sz = DEFAULT_RULES[rule]
     du, ds = cell
     expected = THRESHOLD_TABLE[cell][COMPARE.index(compare)]
+    if sz == 0:  # OFFLD3SZ(0K) is "(all messages)" (seed 002): only the threshold decides
+        expected = THRESHOLD_TABLE[(du, 1)][COMPARE.index(compare)]
     model = _model(Readings(offload_compare=compare))
     assert (True, expected, True) == _put(model, sz + ds, th + du)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reference_model import Config, Model, QueueDef, Readings, StructureDef
+from reference_model.model import Observed
 from reference_model.operations import (
     Backup,
     Commit,
@@ -15,7 +16,7 @@ from reference_model.operations import (
     StartQmgr,
     StopQmgr,
 )  # fmt: skip
-from reference_model.outcomes import CMD_NO_BACKUP, CMD_NOT_ACTIVE, CMD_NOT_ALLOWED, CMD_NOT_FAILED
+from reference_model.outcomes import CMD_NO_BACKUP, CMD_NOT_ACTIVE, CMD_NOT_ALLOWED, CMD_NOT_FAILED, Outcome
 from reference_model.readings import AMBIGUITIES
 
 PURGE_NONFAILED = AMBIGUITIES["recover_purge_nonfailed"].readings
@@ -85,8 +86,16 @@ def test_recovery_002_failed_structure_answers_2373() -> None:
     model.step(FailStructure("APP1"))
     put = model.step(Put("QM01", "Q1", 100))
     get = model.step(Get("QM02", "Q2"))
-    backup = model.step(Backup("QM01", "APP1"))
-    assert [(False, 2373, [])] * 3 == [_result(o, "RECOVERY-002") for o in (put, get, backup)]
+    assert [(False, 2373, [])] * 2 == [_result(o, "RECOVERY-002") for o in (put, get)]
+
+
+def test_recovery_002_backup_of_a_failed_structure_is_not_judged() -> None:
+    """No document says what BACKUP of a failed structure does: the implementation's answer stands."""
+    model = _model()
+    model.step(FailStructure("APP1"))
+    observed = Outcome("backup", True)
+    out = model.step(Backup("QM01", "APP1"), hint=Observed(observed, {}, {}))
+    assert (True, (), True) == (out.ok, out.rules, model.structures["APP1"].backup_taken)
 
 
 def test_recovery_002_other_structures_unaffected() -> None:
