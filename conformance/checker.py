@@ -22,6 +22,7 @@ from adapters.protocol import Capabilities
 from conformance.blame import blame
 from conformance.compare import (
     CAPACITY_SIGNALS,
+    COMPARISONS,
     CQS_SIGNALS,
     KNOWN_SIGNALS,
     STRUCTURE_USAGE_KEYS,
@@ -181,13 +182,13 @@ def _moved_off(model: Model, op: Any, expected: Outcome, hint: Observed, structu
 
 
 def _off_primary(model: Model, op: Any) -> bool:
-    """A CQS get while its structure is in overflow mode may take a data object from the overflow
-    structure: the primary's usage (the one reported) need not fall."""
+    """A CQS get from a structure with an overflow structure may take a data object from there (the
+    implementation's selection may differ from the model's): the primary's usage need not fall."""
     if model.config.profile != "cqs" or not isinstance(op, Get):
         return False
     q = model.queues.get(op.queue)
     s = model.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
-    return s is None or s.overflow_mode or bool(s.overflow_queues)
+    return s is None or s.defn.ovflwstr is not None
 
 
 def _released(model: Model, qmgr: str) -> set[str]:
@@ -242,6 +243,8 @@ class Checker:
         #: The implementation's usage per structure, as last reported and still current.
         self.view: dict[str, tuple[int, int, int, int]] = {}
         self.relations = UsageRelations()
+        #: At a failing step: the expected outcome and divergence of the nearest reading vector.
+        self.nearest: tuple[Outcome, FieldDiff] | None = None
         #: Whether the implementation has reported any of CQS's signals (they are optional).
         self.cqs_signals = False
         self.failed: StepVerdict | None = None
@@ -278,9 +281,10 @@ class Checker:
             self.failed = StepVerdict(index, expected, observed, broken, broken.rules[:1])
             return self.failed
         if not survivors:
+            self.nearest = first  # type: ignore[assignment]
             survivors = self._search(first[0].rules, first[1])  # type: ignore[index]
         if not survivors:
-            expected, diff = first  # type: ignore[misc]
+            expected, diff = self.nearest or first  # type: ignore[misc]
             refused = _refusable(self.alive[0].model, op, expected, observed)
             self.failed = StepVerdict(index, expected, observed, diff, blame(expected, observed, diff), refused)
             return self.failed
@@ -350,8 +354,19 @@ class Checker:
     def _replay(self, readings: Readings) -> tuple[_Candidate, Outcome] | None:
         cand = _Candidate(self.config, readings)
         expected = None
-        for op, observed, hint in self.history:
+        last = len(self.history) - 1
+        for i, (op, observed, hint) in enumerate(self.history):
             expected, diff = cand.step(op, observed, hint, self.caps)
             if diff is not None:
+                if i == last:
+                    self._note_nearest(expected, diff)
                 return None
         return cand, expected  # type: ignore[return-value]
+
+    def _note_nearest(self, expected: Outcome, diff: FieldDiff) -> None:
+        """Of the readings that explain every step but this one, keep the one agreeing on the most
+        fields (its divergence comes latest in :data:`COMPARISONS`): it names the narrowest rule."""
+        rank = list(COMPARISONS)
+        current = self.nearest[1] if self.nearest is not None else None
+        if current is None or rank.index(diff.comparison) > rank.index(current.comparison):
+            self.nearest = (expected, diff)

@@ -127,6 +127,8 @@ def _threshold_reached(model: Model, s: Structure) -> bool:
     name = s.defn.name
     after, before = model.after(s), model.before(s)
     if model.hint is not None and after is not None and before is not None:
+        if after[0] < before[0] or after[2] < before[2]:
+            return True  # storage freed by a put: queues moved, so overflow processing ran in it
         # a CQSPUT whose alter completed inside it reports usage after the alter: the threshold was
         # met by what it put into the structure as it was before
         after = (after[0], before[1], after[2], before[3])
@@ -592,6 +594,8 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
     rules: tuple[str, ...] = ()
     for s in model.structures.values():
         if not (s.overflow_mode and s.defn.ovflwstr is not None and _scanned(model, s, start, end)):
+            continue
+        if s.selection_open is not None:  # which queues are in overflow mode is not known yet
             continue
         rules += ("CQS-013",) if "CQS-013" not in rules else ()
         for name in sorted(s.overflow_queues):

@@ -63,7 +63,6 @@ GAPS = {
     "M-OFFLOAD-002-d": "the rising pattern sets OFFLDnTH(0), which now offloads all (seed 002): rule 1 decides "
     "every length rule 2 could, so a comparison read two ways no longer shows",
     "M-CAPACITY-009-b": _REFUSAL,
-    "M-OFFLOAD-011-c": _REFUSAL,
     "M-RECOVERY-003-b": "the probe showed the fault in the usage after RECOVER, no longer compared; with no "
     "committed message first it shows at the get, blamed on QUEUE-001/002 (conformance/blame.py)",
     "M-CAPACITY-003-c": "full_signal_timing=deferred makes a missing IXC586I never due",
