@@ -415,7 +415,7 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-CAPACITY-010-c",
         "CQS: CQSREAD+CQSDEL does not free the data object's storage.",
-        _cqs_cfg(),
+        _cqs_cfg(ovflwstr=None),  # all data on the primary (no overflow structure to take any)
         [Put("QM01", "Q1", 0), Get("QM01", "Q1")],
         rebound(Get, _charge=lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign)),
     ),

@@ -112,6 +112,7 @@ def get(queue: str) -> Get:
 
 
 FAIL = AlterOutcome(PRIM, False)
+ELEVEN = tuple(f"Q{n}" for n in range(1, 12))
 
 GROW = AlterOutcome(PRIM, True)
 
@@ -240,8 +241,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-CQS-007-b",
         "Selection stops once projected usage is below OVFLWMAX, not 20% below it.",
-        cfg(size=6158, ovflwmax=100, queues=("Q1", "Q2"), lgmsgsz=384),
-        [Inspect(), put("Q1", BIG), put("Q2", 0), FAIL],
+        # 21 entries, ten queues of two data objects and one of one: full at the last put; one queue
+        # takes usage below OVFLWMAX (90%), three take it 20% below (71%), under every target reading
+        cfg(size=6158, ovflwmax=100, ovflwstr=None, queues=ELEVEN),
+        [Inspect(), *(put(q, 0) for q in ELEVEN[:10] for _ in range(2)), put("Q11", 0), FAIL],
         selecting(goal=lambda model, s: s.defn.effective_ovflwmax - 1e-9),
     ),
     mutant(
