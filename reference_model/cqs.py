@@ -274,7 +274,7 @@ def _select_reported(model: Model, s: Structure) -> list[str]:
     if not model.hint.cqs_signals:  # type: ignore[union-attr]
         return _select_open(model, s)
     prefix = f"OVERFLOW_QUEUE {name} "
-    reported = [sig[len(prefix):] for sig in model.hint.outcome.signals if sig.startswith(prefix)]  # type: ignore[union-attr]
+    reported = [sig[len(prefix) :] for sig in model.hint.outcome.signals if sig.startswith(prefix)]  # type: ignore[union-attr]
     mine = {q.defn.name: q for q in model.queues.values() if q.defn.cfstruct == name and q.msgs}
     vetoes = frozenset(model.overflow_exit or ())
     sound = all(n in mine and n not in vetoes for n in reported) and len(set(reported)) == len(reported)

@@ -68,9 +68,7 @@ def check_bool(field: str, value: Any, rule_id: str) -> None:
 def check_cfstruct_name(field: str, name: Any) -> None:
     """TOPOLOGY-001 and TOPOLOGY-009: CSQ_ADMIN holds no messages; names are A-Z then A-Z0-9, <= 12."""
     if name == ADMIN_NAME:
-        _raise(
-            field, name, "any name but CSQ_ADMIN (the admin structure holds no messages)", "TOPOLOGY-001"
-        )
+        _raise(field, name, "any name but CSQ_ADMIN (the admin structure holds no messages)", "TOPOLOGY-001")
     if not isinstance(name, str) or not CFSTRUCT_NAME.match(name):
         _raise(field, name, "1-12 characters, A-Z first, then A-Z or 0-9", "TOPOLOGY-009")
 
@@ -189,9 +187,7 @@ def _validate_structures(c: Config) -> None:
         _raise(f"structures[{dup[0]}]", dup[0], "unique structure names", "TOPOLOGY-009")
     for s in c.structures:
         if c.profile == "mq" and (s.ovflwmax is not None or s.ovflwstr is not None or s.resource):
-            _raise(
-                f"structures[{s.name}].ovflwstr", s.ovflwstr, "no CQS overflow fields in the mq profile", "CQS-016"
-            )
+            _raise(f"structures[{s.name}].ovflwstr", s.ovflwstr, "no CQS overflow fields in the mq profile", "CQS-016")
         if s.ovflwstr is not None and s.ovflwstr in names:
             _raise(
                 f"structures[{s.name}].ovflwstr", s.ovflwstr, "a name not used by another primary structure", "CQS-011"
@@ -223,17 +219,11 @@ def check_queue_against(c: Config, q: QueueDef, structures: set[str], existing: 
         _raise(f"{f}.name", q.name, "a name not already defined", "TOPOLOGY-013")
     if q.cfstruct is None:
         if c.profile == "cqs":
-            _raise(
-                f"{f}.cfstruct", None, "a defined structure (CQS queues live on one)", "TOPOLOGY-013"
-            )
+            _raise(f"{f}.cfstruct", None, "a defined structure (CQS queues live on one)", "TOPOLOGY-013")
         if q.qmgr not in c.qmgrs:
-            _raise(
-                f"{f}.qmgr", q.qmgr, f"an owning queue manager, one of {list(c.qmgrs)}", "QDEPTH-008"
-            )
+            _raise(f"{f}.qmgr", q.qmgr, f"an owning queue manager, one of {list(c.qmgrs)}", "QDEPTH-008")
     elif q.cfstruct not in structures:
-        _raise(
-            f"{f}.cfstruct", q.cfstruct, f"a defined structure, one of {sorted(structures)}", "TOPOLOGY-013"
-        )
+        _raise(f"{f}.cfstruct", q.cfstruct, f"a defined structure, one of {sorted(structures)}", "TOPOLOGY-013")
 
 
 def _validate_admin(c: Config) -> None:

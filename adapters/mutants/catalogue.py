@@ -102,8 +102,7 @@ RETIRED: Mapping[str, str] = {
 
 #: Mutants that break a documented sentence but that the checker cannot flag today (a checker gap,
 #: not a retirement): they stay in the catalogue, and their checker test is an expected failure.
-CHECKER_GAPS: Mapping[str, str] = {
-}
+CHECKER_GAPS: Mapping[str, str] = {}
 
 _FAMILIES = (
     cqs_family,
