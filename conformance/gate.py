@@ -157,8 +157,10 @@ def _not_judged(run: MachineRun) -> list[str]:
 
 
 def is_static(rule: Any) -> bool:
-    """Rules observable only through configuration or calculators (advice, sizing): no trace can check them."""
-    return all(o.startswith("config.") for o in rule.observables)
+    """Rules no trace judges: observable only through configuration or calculators (advice, sizing),
+    or implementation-defined (what the documents leave to the implementation is an input to the
+    checker, never a verdict: DEVELOPERS.md, principle 2)."""
+    return rule.status == "implementation-defined" or all(o.startswith("config.") for o in rule.observables)
 
 
 def _verdict(

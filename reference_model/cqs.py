@@ -348,7 +348,7 @@ def _select_by_costs(model: Model, s: Structure) -> list[str] | None:
     costs, seen = s.selection_costs, s.overflow_seen
     if costs is None or seen is None or s.defn.ovflwstr is not None:
         return None
-    if any(m.staged for n in costs for m in model.queues[n].msgs):
+    if _in_parts(model, costs):
         return None
     metric, goal = _metric(model), target(model, s)
     eu, et, lu, lt = seen
@@ -398,7 +398,7 @@ def _selection_sound(model: Model, s: Structure, chosen: set[str], complete: boo
     passed = [n for n in costs if n not in chosen]
     # a message in parts leaves its later parts on the primary: its cost overstates what moving its
     # queue frees, so only the under-selection check (which that overstatement cannot fool) applies
-    exact = not any(m.staged for n in costs for m in model.queues[n].msgs)
+    exact = not _in_parts(model, costs)
     if exact and any(costs[b][1] > costs[a][1] and costs[b][0] >= costs[a][0] for a in chosen for b in passed):
         return False
     smallest = min(chosen, key=lambda n: costs[n][1])
@@ -430,19 +430,25 @@ def adopt_put(model: Model, s: Structure, name: str) -> None:
     if rejected and name in s.selection_open and _selection_sound(model, s, shown, complete=False):
         s.overflow_queues.add(name)
         s.selection_shown = shown
-    elif hint.outcome.ok and name in s.overflow_queues and _may_be_passed(s, name):
+    elif hint.outcome.ok and name in s.overflow_queues and _may_be_passed(model, s, name):
         s.overflow_queues.discard(name)
 
 
-def _may_be_passed(s: Structure, name: str) -> bool:
+def _may_be_passed(model: Model, s: Structure, name: str) -> bool:
     """Whether a selection may leave ``name`` out: it is not the first pick, and, when the costs are
     known, another candidate the same size is left out (a tie the documents do not order)."""
     if name == _first_pick(s.selection_open or {}):
         return False
     costs = s.selection_costs
-    if costs is None or s.defn.ovflwstr is not None:
+    if costs is None or s.defn.ovflwstr is not None or _in_parts(model, costs):
         return True
     return any(costs[o] == costs[name] and o not in s.overflow_queues for o in costs if o != name)
+
+
+def _in_parts(model: Model, names: Any) -> bool:
+    """Whether a queue among ``names`` holds a message in parts: its cost then includes later parts
+    that stay on the primary, so it overstates what selecting the queue frees."""
+    return any(m.staged for n in names for m in model.queues[n].msgs)
 
 
 def adopt_selection(model: Model, s: Structure, reported: Any, mode: Any = False) -> None:
@@ -595,8 +601,13 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
     for s in model.structures.values():
         if not (s.overflow_mode and s.defn.ovflwstr is not None and _scanned(model, s, start, end)):
             continue
-        if s.selection_open is not None:  # which queues are in overflow mode is not known yet
-            continue
+        if s.selection_open is not None:
+            # which queues are in overflow mode is not shown yet: only if every candidate is empty
+            # does the scan certainly leave none (the selection is a subset of the candidates)
+            if any(model.queues[n].msgs for n in s.selection_open):
+                continue
+            s.overflow_queues = {n for n in s.overflow_queues if n in s.selection_open}
+            s.selection_open = None
         rules += ("CQS-013",) if "CQS-013" not in rules else ()
         for name in sorted(s.overflow_queues):
             if not model.queues[name].msgs:

@@ -317,6 +317,8 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
     due = _overdue_signal(model, s)
     if due is not None:
         out["full_warning"] = due
+    if s.failed and model.hint is not None:
+        del out["full_warning"]  # z/OS's monitoring of a failed structure is not documented
     if model.config.profile == "cqs":
         out["alter_pending"] = s.alter_pending
         out["overflow_mode"] = s.overflow_mode
@@ -330,6 +332,8 @@ def _overdue_signal(model: Model, s: Structure) -> str | None:
     step that crosses FULLTHRESHOLD, but by the time the structure is inspected its monitoring has
     caught up ("issued when ... reaches FULLTHRESHOLD"): a message still due then is missing."""
     if model.hint is None or model.readings.full_signal_timing != "deferred" or s.defn.fullthreshold <= 0:
+        return None
+    if s.failed:
         return None
     seen = model.after(s)
     if seen is None:

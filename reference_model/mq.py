@@ -347,7 +347,9 @@ def fail_structure(model: Model, op: FailStructure) -> Outcome:
         return _undocumented(model, "fail_structure", Outcome("fail_structure"), s)
     s.failure_snapshot = _empty(model, s)
     s.failed = True
-    return Outcome("fail_structure", rules=("RECOVERY-002", "RECOVERY-004"), signals=model.full_signals(s))
+    signals = model.full_signals(s)
+    s.full_warning = False  # the structure is gone: whether z/OS says IXC586I for it is not documented
+    return Outcome("fail_structure", rules=("RECOVERY-002", "RECOVERY-004"), signals=signals)
 
 
 def _undocumented(model: Model, kind: str, default: Outcome, s: Structure) -> Outcome:

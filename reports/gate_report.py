@@ -23,7 +23,7 @@ HEADLINES = {0: "CONFORMS", 1: "DOES NOT CONFORM", 2: "CONFIGURATION ERROR", 3: 
 SKIPPED = {
     "not-claimed": "family or profile not claimed by the adapter",
     "not-reached": "claimed but never exercised",
-    "static": "checked by configuration, not by traces",
+    "static": "checked by configuration, or implementation-defined: not judged by traces",
 }
 
 
