@@ -57,6 +57,8 @@ class MQTraffic(ProfiledMachine):
     @initialize(config=configs("mq"))
     def open(self, config: Config) -> None:
         self._open(config)
+        # the implementation's usage from the start: offload decisions are then judged on it
+        self._do(o.Inspect())
 
     def _length(self, queue: Any, length: Length) -> int:
         if isinstance(length, int):

@@ -423,7 +423,10 @@ def adopt_put(model: Model, s: Structure, name: str) -> None:
     """Before a CQSPUT to ``name`` while a selection is open (no OVFLWSTR): the implementation's
     answer says whether it selected the queue; adopt it if the queue was a candidate."""
     hint = model.hint
-    if hint is None or s.selection_open is None or s.defn.ovflwstr is not None or not s.overflow_mode:
+    if hint is None or s.selection_open is None or not s.overflow_mode:
+        return
+    if s.defn.ovflwstr is not None:
+        _adopt_moved(model, s, name)
         return
     rejected = not hint.outcome.ok and hint.outcome.reason == CQS_REJECTED_OVERFLOW
     shown = s.selection_shown | {name}
@@ -432,6 +435,22 @@ def adopt_put(model: Model, s: Structure, name: str) -> None:
         s.selection_shown = shown
     elif hint.outcome.ok and name in s.overflow_queues and _may_be_passed(model, s, name):
         s.overflow_queues.discard(name)
+
+
+def _adopt_moved(model: Model, s: Structure, name: str) -> None:
+    """With OVFLWSTR: a CQSPUT the implementation accepted while it reported every primary entry or
+    element in use went to the overflow structure, so its queue was selected (and moved)."""
+    seen = model.before(s)
+    full = seen is not None and (seen[0] >= seen[1] or seen[2] >= seen[3])
+    if not (model.hint.outcome.ok and full and name in s.selection_open and name not in s.overflow_queues):  # type: ignore[union-attr]
+        return
+    s.overflow_queues.add(name)
+    _overflow_room(model, s)
+    for m in model.queues[name].msgs:
+        if not m.on_overflow:
+            _charge(s, m, -1)
+            m.on_overflow = True
+            _charge(s, m, +1)
 
 
 def _may_be_passed(model: Model, s: Structure, name: str) -> bool:
