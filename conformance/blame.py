@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from conformance.compare import FieldDiff
+from conformance.compare import COMMAND_REASONS, FieldDiff
 from reference_model.outcomes import SIGNAL_RULES, Outcome
 
 REASON_RULES: dict[object, tuple[str, ...]] = {
@@ -83,8 +83,8 @@ def blame(expected: Outcome, observed: Outcome, diff: FieldDiff | None) -> tuple
     field = diff.field if diff is not None else "ok"
     if field in ("ok", "reason"):
         found = REASON_RULES.get(observed.reason, ()) + REASON_RULES.get(expected.reason, ())
-        if not found or expected.reason == "INVALID":
-            found = expected.rules + found
+        if not found or expected.reason in COMMAND_REASONS or observed.reason in COMMAND_REASONS:
+            found = expected.rules + found  # a command's rules, not another command's reason's
     elif field == "signals":
         names = sorted({s.split(" ", 1)[0] for s in set(diff.expected) ^ set(diff.observed)})  # type: ignore[union-attr]
         found = tuple(r for name in names for r in SIGNAL_RULES.get(name, ()))
