@@ -81,23 +81,13 @@ class UsageRelations:
         if observed.offloaded is True and op.length >= OFFLOAD_COMPARED_FROM:
             dearer = [(n, e) for n, e in self.kept.get(structure, ()) if n >= op.length and e < added]
             if dearer:
-                n, e = dearer[0]
-                return diff(
-                    "usage.offloaded",
-                    "usage.elements_added",
-                    f"at most {e}, what a {n}-byte message kept in the structure added",
-                    added,
-                )
+                return _costlier(added, f"at most {dearer[0][1]}, what a {dearer[0][0]}-byte message kept whole added")
             self.offloaded.setdefault(structure, []).append((op.length, added))
         elif observed.offloaded is False:
             cheaper = [(n, e) for n, e in self.offloaded.get(structure, ()) if n <= op.length and e > added]
             if cheaper:
-                n, e = cheaper[0]
-                return diff(
-                    "usage.offloaded",
-                    "usage.elements_added",
-                    f"at least {e}, what an offloaded {n}-byte message added",
-                    added,
+                return _costlier(
+                    added, f"at least {cheaper[0][1]}, what an offloaded {cheaper[0][0]}-byte message added"
                 )
             self.kept.setdefault(structure, []).append((op.length, added))
         return None
@@ -106,3 +96,8 @@ class UsageRelations:
 def _less(after: Pools4, before: Pools4) -> bool:
     """Fewer entries or fewer elements in use, and neither more."""
     return after[0] <= before[0] and after[2] <= before[2] and (after[0] < before[0] or after[2] < before[2])
+
+
+def _costlier(added: int, expected: str) -> FieldDiff:
+    """OFFLOAD-005: an offloaded message and one kept whole compared by the elements they added."""
+    return diff("usage.offloaded", "usage.elements_added", expected, added)
