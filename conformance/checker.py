@@ -128,14 +128,33 @@ def _documented(keyword: str, value: Any) -> bool:
     return False
 
 
+class _Consulted:
+    """A reading vector that records which ambiguities the model has consulted.
+
+    A vector that differs from a candidate's only in ambiguities its model never consulted takes
+    exactly the same steps, so the search need not replay it (:meth:`Checker._neighbours`)."""
+
+    __slots__ = ("_readings", "used")
+
+    def __init__(self, readings: Readings) -> None:
+        self._readings = readings
+        self.used: set[str] = set()
+
+    def __getattr__(self, name: str) -> str:
+        self.used.add(name)
+        return getattr(self._readings, name)
+
+
 class _Candidate:
     """One reading vector with its own model and CorrelId map."""
 
-    __slots__ = ("correl", "model", "readings")
+    __slots__ = ("consulted", "correl", "model", "readings")
 
     def __init__(self, config: Config, readings: Readings) -> None:
         self.readings = readings
         self.model = Model(attrs.evolve(config, readings=readings))
+        self.consulted = _Consulted(readings)
+        self.model.readings = self.consulted  # type: ignore[assignment]
         self.correl = CorrelMap()
 
     def step(self, op: Any, observed: Outcome, hint: Observed, caps: Capabilities) -> tuple[Outcome, FieldDiff | None]:
@@ -344,9 +363,15 @@ class Checker:
         return []
 
     def _neighbours(self, keys: list[str], depth: int):
+        """Vectors ``depth`` readings away from a live candidate's.  Each changes at least one
+        ambiguity that candidate's model consulted: changing only unconsulted ones replays the
+        candidate's own steps, which have just failed."""
         for cand in list(self.alive):
             base = cand.readings.as_dict()
+            used = cand.consulted.used
             for combo in itertools.combinations(keys, depth):
+                if not used.intersection(combo):
+                    continue
                 choices = [[r for r in AMBIGUITIES[k].readings if r != base[k]] for k in combo]
                 for values in itertools.product(*choices):
                     yield Readings(**{**base, **dict(zip(combo, values, strict=True))})

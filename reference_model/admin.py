@@ -104,7 +104,7 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
     except ConfigurationError as err:
         return invalid("alter_structure", err)
     lowered = new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3
-    guarded = s.defn.cflevel < 5 or model.config.readings.cflevel5_decrease == "guarded"
+    guarded = s.defn.cflevel < 5 or model.readings.cflevel5_decrease == "guarded"
     if lowered and guarded and _in_use(model, s):
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     s.defn = new
