@@ -75,14 +75,17 @@ def put(model: Model, op: Put) -> Outcome:
     name = q.defn.name
     adopt_put(model, s, name)
     overflowed = name in s.overflow_queues
-    if overflowed and s.defn.ovflwstr is None:
-        # a full structure too: which of the two documented refusals wins is not documented
-        seen = model.before(s) if model.hint is not None else (0, 1, 0, 1)
-        full = seen is None or seen[0] >= seen[1] or seen[2] >= seen[3]  # unknown: the room is its to say
-        if full and not model.hint.outcome.ok and model.hint.outcome.reason == CQS_STRUCTURE_FULL:  # type: ignore[union-attr]
-            return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
-        return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
     first, staged = message_parts(op.length, model.lgmsgsz, model.acct)
+    if overflowed and s.defn.ovflwstr is None:
+        # when the message may not fit either, which of the two documented refusals wins is not
+        # documented: the implementation's STRUCTURE_FULL stands unless the room is certain
+        said_full = model.hint is not None and model.hint.outcome.reason == CQS_STRUCTURE_FULL
+        full = said_full and not model.room(
+            s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), True, op.length
+        )
+        if full:
+            return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001", "CQS-012"), usage=s.pools.as_tuple())
+        return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
     if model.hint is not None:
         ok = model.room(s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), not overflowed or bool(staged))
     else:
