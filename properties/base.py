@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 from hypothesis import event, reject
 from hypothesis import strategies as st
+from hypothesis.errors import UnsatisfiedAssumption
 from hypothesis.stateful import RuleBasedStateMachine
 
 from adapters.protocol import Adapter, AdapterError, NotSupported, is_refusal
@@ -150,6 +151,7 @@ class MachineBase(RuleBasedStateMachine):
         self.failed = False
         self.halted = False  # the case ended, not judged (see Recorder.refused and .unclaimed)
         self.skipped = False  # the last operation was not applied (a kind the implementation refused)
+        self.directed = False  # run by properties.directed, outside a Hypothesis test case
 
     # -- plumbing -----------------------------------------------------------------
     def _open(self, config: Config) -> None:
@@ -169,7 +171,7 @@ class MachineBase(RuleBasedStateMachine):
                 # a configuration no sentence requires it to accept: dropped, never a verdict
                 self.recorder.refused["open"] += 1
                 self.halted = True
-                reject()
+                self._drop()
             self._fail(AdapterFailure(f"open: {type(err).__name__}: {err}"))
 
     @property
@@ -209,8 +211,9 @@ class MachineBase(RuleBasedStateMachine):
         self.recorder.steps += 1
         exercised = verdict.rules if verdict.ok else verdict.expected.rules
         self.recorder.rules.update(exercised)
-        for rule_id in exercised:
-            event(rule_id)
+        if not self.directed:
+            for rule_id in exercised:
+                event(rule_id)
         if not verdict.ok:
             if verdict.refused:  # a command it may refuse: not supported, never a verdict
                 return self._halt(self.recorder.refused, (op.KIND,))
@@ -237,8 +240,14 @@ class MachineBase(RuleBasedStateMachine):
         self.recorder.record_failure((self.config, list(self.ops)))  # type: ignore[arg-type]
         # a one-step failure cannot get shorter: no reason to look on
         if isinstance(err, ConformanceFailure) and len(self.ops) > 1 and self.recorder.keep_looking():
-            reject()
+            self._drop()
         raise err
+
+    def _drop(self) -> None:
+        """Set this case aside, not judged (Hypothesis's ``reject``; a directed case just ends)."""
+        if self.directed:
+            raise UnsatisfiedAssumption()
+        reject()
 
     def _pick(self, names: list[str], index: int) -> str:
         return names[index % len(names)]

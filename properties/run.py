@@ -16,6 +16,8 @@ from adapters.protocol import Adapter
 from conformance.shrink import minimise_shortest, replay_first
 from conformance.trace import TraceResult
 from properties.base import SearchOver
+from properties.directed import CASES as DIRECTED_CASES
+from properties.directed import run_directed
 from properties.machine import AdapterFailure, ConformanceFailure, machine_for
 from properties.profiles import profile_settings
 from properties.seeded import seed_alone
@@ -53,6 +55,7 @@ def run_machine(
     settings: Settings | None = None,
     reproduce: bool = True,
     masked: frozenset[str] = frozenset(),
+    directed: int | None = None,
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
@@ -66,6 +69,8 @@ def run_machine(
     case unjudged (the gate masks what it has already found, to explore on).
     """
     machine = machine_for(adapter_factory, profile)
+    if directed is None:  # explicit settings (tests) run generation alone unless told otherwise
+        directed = DIRECTED_CASES.get(hypothesis_profile, 0) if settings is None else 0
     machine.recorder.masked = masked
     machine.recorder.look_on = reproduce  # the verdict alone: stop at the first failing case
     factory: Any = lambda: machine()  # noqa: E731 - a fresh factory object per run, for @seed
@@ -74,8 +79,10 @@ def run_machine(
     start = time.perf_counter()
     error = None
     try:
+        run_directed(machine, profile, directed, seed)
         with seed_alone():
-            run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
+            if not (machine.recorder.failures and not machine.recorder.keep_looking()):
+                run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
     except (ConformanceFailure, AdapterFailure, SearchOver):
         pass  # recorded by the machine's recorder
     except Exception:

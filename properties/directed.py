@@ -1,0 +1,126 @@
+"""Directed cases: every boundary-targeting probe of a profile, run once each before generation.
+
+Hypothesis draws long cases of many rules at random, so a fault behind one probe with one setting
+(one offload pattern, one CFLEVEL, one exit change) waits for the draw that reaches it: minutes in
+the ci profile.  Here each case is one fresh configuration, drawn from the gate's own shapes
+(:mod:`properties.shapes`) on a seed of its own, and one probe rule of the profile's machine with
+one setting from the tables below, then the closing ``inspect``.  The families take turns, so the
+first cases reach every family's documented boundaries.
+
+The cases run through the machine's own plumbing (:class:`properties.base.MachineBase`): the same
+checker judges each step, a refusal is "not supported", and a failing case is recorded for the
+gate's minimiser like a generated one.  The probes steer by the implementation's own reports
+where the documents leave the figures to it (:mod:`properties.mq_offload`, :mod:`properties.cqs_machine`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from hypothesis.errors import UnsatisfiedAssumption
+from hypothesis.stateful import RULE_MARKER
+
+from properties import boundaries as b
+from properties import shapes
+from properties.base import AdapterFailure, ConformanceFailure, MachineBase, SearchOver
+from properties.generator import RandomDraw
+from properties.mq_offload import OFFLOAD_PATTERNS
+from properties.mq_traffic import DISPUTED_LENGTHS
+from reference_model.units import KB
+
+#: One probe call: the machine rule's name and its arguments.
+Call = tuple[str, dict[str, Any]]
+
+
+def _grid(rule: str, **choices: tuple[Any, ...]) -> list[Call]:
+    keys = list(choices)
+    return [(rule, dict(zip(keys, values, strict=True))) for values in itertools.product(*choices.values())]
+
+
+#: Per family of the mq profile, its probes (each family's list is run in this order).
+MQ_FAMILIES: dict[str, list[Call]] = {
+    "offload rules": _grid("offload_rules_probe", m=(0,), pattern=tuple(OFFLOAD_PATTERNS), threshold=(1, 50)),
+    "cflevel": _grid("every_cflevel", m=(0,), length=(0, *DISPUTED_LENGTHS, 65_000), persistent=(True, False)),
+    "large messages": _grid("large_messages", m=(0,), boundary=b.LARGE_MESSAGE_BOUNDARIES),
+    "offload thresholds": _grid(
+        "offload_probe", m=(0,), q=(0, 1), at=("empty", "OFFLD1TH", "OFFLD2TH", "OFFLD3TH"), n=(1, 2, 3), delta=("all",)
+    ),
+    "depth": _grid(
+        "depth_probe", m=(0,), q=(0, 1), maxdepth=(7, 3), percents=([50, 17], [80, 0, 100]), low=(20, 33),
+        until=("QDEPTHHI", "MAXDEPTH"), past=(1,),
+    ),
+    "failure": _grid(
+        "failure_cycle", m=(0,), q=(0, 1), early=("none", "recover", "purge"), before=(2, 0), backup=("same", "other"),
+        after=(1,), uncommitted=(True, False), purge=(False, True), unrecoverable=(0, 2),
+    ),
+    "capacity": _grid(
+        "fill", m=(0,), q=(0, 1), length=(1000, 0, 4 * KB), boundary=("full", "FULLTHRESHOLD"), past=(1,),
+        persistent=(False,), unit=("none",),
+    ),
+    "alter ranges": _grid(
+        "alter_range_edges", s=(0, 1, -1), keyword=("cflevel", "offld1th", "offld1sz", "fullthreshold")
+    ),
+    "resize": _grid("resize_cycle", q=(0, 1), grow=("size", "size-1"), length=(1000,), back=("initsize", "in use-1")),
+    "unit of work": _grid(
+        "unit_of_work", m=(0, 1), q=(0, 1), length=(1000,), put=(True, False),
+        meanwhile=("lower cflevel", "empty, lower cflevel", "get elsewhere"), commit=(True, False),
+    ),
+    "outage": _grid("qmgr_outage", m=(0, 1), q=(0, 1), persistent=(True, False), syncpoint=(True, False)),
+    "everywhere": _grid(
+        "put_everywhere", m=(0,), length=(0, 4 * KB, 32 * KB + 1), persistent=(False, True), disputed=(False,)
+    ),
+}
+#: Per family of the cqs profile.
+CQS_FAMILIES: dict[str, list[Call]] = {
+    "overflow": _grid(
+        "overflow_cycle", m=(0,), q=(0, 1), share=(10, 5), exit_change=("keep", "remove", "veto one", "veto others"),
+        pattern=("round", "same"), then=("scan one", "scan all", "nothing"),
+    ),
+    "threshold": _grid("exact_threshold_probe", m=(0,), q=(0, 1, 2)),
+    "usage metric": _grid("usage_metric_probe", m=(0,), q=(0, 1), share=(10, 20)),
+    "large messages": _grid("fill", m=(0,), q=(0, 1), length=(-3, -4, 1000), pattern=("same", "spread")),
+}
+FAMILIES = {"mq": MQ_FAMILIES, "cqs": CQS_FAMILIES}
+#: Directed cases per Hypothesis settings profile (cases, not seconds: the same on any machine).
+CASES = {"dev": 24, "ci": 160, "nightly": 480}
+
+
+def calls(profile: str) -> Iterator[Call]:
+    """The profile's probe calls, the families taking turns (each family's first call comes first)."""
+    lists = list(FAMILIES[profile].values())
+    for row in itertools.zip_longest(*lists):
+        yield from (call for call in row if call is not None)
+
+
+def run_directed(machine: type[MachineBase], profile: str, cases: int, seed: int | None) -> None:
+    """Run up to ``cases`` directed cases; what they find goes to ``machine.recorder`` as for a
+    generated case.  Stops once the recorder would stop generating (enough failures, or the first
+    one when only the verdict is wanted)."""
+    rec = machine.recorder
+    for i, (name, kwargs) in enumerate(itertools.islice(calls(profile), cases)):
+        if rec.failures and not rec.keep_looking():
+            return
+        draw = RandomDraw(random.Random(f"cfconform:directed:{profile}:{seed}:{i}"))
+        config = shapes.mq_config(draw) if profile == "mq" else shapes.cqs_config(draw)
+        case = machine()
+        case.directed = True
+        try:
+            case.open(config)
+            probe = getattr(case, name)
+            if not case.halted and all(p(case) for p in getattr(probe, RULE_MARKER).preconditions):
+                probe(**kwargs)
+        except (ConformanceFailure, AdapterFailure, UnsatisfiedAssumption):
+            pass  # recorded (or, a refused configuration, counted) by the machine
+        except SearchOver:
+            return
+        finally:
+            _close(case)
+
+
+def _close(case: MachineBase) -> None:
+    with contextlib.suppress(ConformanceFailure, AdapterFailure, UnsatisfiedAssumption):
+        case.teardown()  # the closing inspect's verdict is recorded by the machine
