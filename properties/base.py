@@ -41,15 +41,19 @@ INDEX = st.integers(-1, 7)
 INDEX_LAST = 7
 #: Puts (or gets) at most in one boundary-targeting rule.
 MAX_FILL = 24
+#: Puts at most in a fill toward a structure threshold the implementation's usage says is further
+#: away than MAX_FILL puts (its accounting is its own: a structure may hold many more messages).
+BIG_FILL = 400
 #: After the first conformance failure, generation goes on for up to this many more test cases,
 #: collecting up to ``MORE_FAILURES`` more failing ones: the gate minimises each and reports the
 #: shortest (the first failure Hypothesis meets is often a long way round to the same fault).
 MORE_CASES = 100
 MORE_FAILURES = 4
 #: SETXCF ALTER sizes relative to INITSIZE, SIZE and the current size, and 0 (CAPACITY-004..008).
-SETXCF_TARGETS = st.sampled_from(
-    ("initsize-1", "initsize", "size-1", "size", "size+1", "current-1", "current-2", "in use", "in use-1", "zero")
-)
+SETXCF_WHERE = (
+    "initsize-1", "initsize", "size-1", "size", "size+1", "current-1", "current-2", "in use", "in use-1", "zero"
+)  # fmt: skip
+SETXCF_TARGETS = st.sampled_from(SETXCF_WHERE)
 
 
 class ConformanceFailure(AssertionError):
@@ -243,6 +247,16 @@ class MachineBase(RuleBasedStateMachine):
             self._drop()
         raise err
 
+    def usage(self, structure: str | None) -> float | None:
+        """The implementation's usage of ``structure`` (the larger of its entry and element
+        percentages) as it last reported it, if that report is still current; else None.  Fills
+        steer by it, so that they reach a threshold under the implementation's own accounting
+        (which the documents leave to it) and not only under the model's."""
+        pools = self.checker.view.get(structure) if self.checker is not None and structure else None
+        if pools is None or pools[1] <= 0 or pools[3] <= 0:
+            return None
+        return max(100.0 * pools[0] / pools[1], 100.0 * pools[2] / pools[3])
+
     def _drop(self) -> None:
         """Set this case aside, not judged (Hypothesis's ``reject``; a directed case just ends)."""
         if self.directed:
@@ -286,9 +300,11 @@ class ProfiledMachine(MachineBase):
 
     def _setxcf_alter(self, data: st.DataObject) -> None:
         """SETXCF START,ALTER around INITSIZE, SIZE and the current size (CAPACITY-004..008)."""
-        s = self.model.structures[self._structure(data.draw(INDEX))]
+        self._setxcf_to(data.draw(INDEX), data.draw(SETXCF_TARGETS))
+
+    def _setxcf_to(self, index: int, which: str) -> None:
+        s = self.model.structures[self._structure(index)]
         d = s.defn
-        which = data.draw(SETXCF_TARGETS)
         if which == "zero":
             size = 0
         elif which.startswith("in use"):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from hypothesis.errors import UnsatisfiedAssumption
@@ -26,9 +26,10 @@ from hypothesis.stateful import RULE_MARKER
 
 from properties import boundaries as b
 from properties import shapes
-from properties.base import AdapterFailure, ConformanceFailure, MachineBase, SearchOver
+from properties.base import SETXCF_WHERE, AdapterFailure, ConformanceFailure, MachineBase, SearchOver
 from properties.generator import RandomDraw
 from properties.mq_offload import OFFLOAD_PATTERNS
+from properties.mq_probes import NO_STRUCTURE, OTHER_KEYWORDS, STRUCTURE_NAMES
 from properties.mq_traffic import DISPUTED_LENGTHS
 from reference_model.units import KB
 
@@ -43,31 +44,63 @@ def _grid(rule: str, **choices: tuple[Any, ...]) -> list[Call]:
 
 #: Per family of the mq profile, its probes (each family's list is run in this order).
 MQ_FAMILIES: dict[str, list[Call]] = {
-    "offload rules": _grid("offload_rules_probe", m=(0,), pattern=tuple(OFFLOAD_PATTERNS), threshold=(1, 50)),
+    "offload rules": _grid("offload_rules_probe", m=(0,), pattern=tuple(OFFLOAD_PATTERNS), threshold=(1, 0, 50)),
+    "levels": _grid("level_probe", m=(0,), level=(2, 3, 4, 5, 1), recover=(True, False), rules=("always", "smds")),
+    "definitions": [
+        *_grid("structure_name_probe", name=STRUCTURE_NAMES),
+        *_grid("queue_without_structure_probe", cfstruct=NO_STRUCTURE),
+    ],
+    "alter keeps": _grid("alter_keeps_probe", m=(0,), other=OTHER_KEYWORDS),
     "cflevel": _grid("every_cflevel", m=(0,), length=(0, *DISPUTED_LENGTHS, 65_000), persistent=(True, False)),
+    "setxcf": _grid("_setxcf_to", index=(0, 1), which=SETXCF_WHERE),
     "large messages": _grid("large_messages", m=(0,), boundary=b.LARGE_MESSAGE_BOUNDARIES),
     "offload thresholds": _grid(
         "offload_probe", m=(0,), q=(0, 1), at=("empty", "OFFLD1TH", "OFFLD2TH", "OFFLD3TH"), n=(1, 2, 3), delta=("all",)
     ),
     "depth": _grid(
-        "depth_probe", m=(0,), q=(0, 1), maxdepth=(7, 3), percents=([50, 17], [80, 0, 100]), low=(20, 33),
-        until=("QDEPTHHI", "MAXDEPTH"), past=(1,),
+        "depth_probe",
+        m=(0,),
+        q=(0, 1),
+        maxdepth=(10, 7, 3),
+        percents=([50, 17], [80, 0, 100]),
+        low=(20, 33),
+        until=("QDEPTHHI", "MAXDEPTH"),
+        past=(1,),
     ),
     "failure": _grid(
-        "failure_cycle", m=(0,), q=(0, 1), early=("none", "recover", "purge"), before=(2, 0), backup=("same", "other"),
-        after=(1,), uncommitted=(True, False), purge=(False, True), unrecoverable=(0, 2),
+        "failure_cycle",
+        m=(0,),
+        q=(0, 1),
+        early=("none", "recover", "purge"),
+        before=(2, 0),
+        backup=("same", "other"),
+        after=(1,),
+        uncommitted=(True, False),
+        purge=(False, True),
+        unrecoverable=(0, 2),
     ),
     "capacity": _grid(
-        "fill", m=(0,), q=(0, 1), length=(1000, 0, 4 * KB), boundary=("full", "FULLTHRESHOLD"), past=(1,),
-        persistent=(False,), unit=("none",),
+        "fill",
+        m=(0,),
+        q=(0, 1),
+        length=(4 * KB, 0, 1000),
+        boundary=("full", "FULLTHRESHOLD"),
+        past=(1,),
+        persistent=(False,),
+        unit=("none",),
     ),
     "alter ranges": _grid(
         "alter_range_edges", s=(0, 1, -1), keyword=("cflevel", "offld1th", "offld1sz", "fullthreshold")
     ),
     "resize": _grid("resize_cycle", q=(0, 1), grow=("size", "size-1"), length=(1000,), back=("initsize", "in use-1")),
     "unit of work": _grid(
-        "unit_of_work", m=(0, 1), q=(0, 1), length=(1000,), put=(True, False),
-        meanwhile=("lower cflevel", "empty, lower cflevel", "get elsewhere"), commit=(True, False),
+        "unit_of_work",
+        m=(0, 1),
+        q=(0, 1),
+        length=(1000,),
+        put=(True, False),
+        meanwhile=("lower cflevel", "empty, lower cflevel", "get elsewhere"),
+        commit=(True, False),
     ),
     "outage": _grid("qmgr_outage", m=(0, 1), q=(0, 1), persistent=(True, False), syncpoint=(True, False)),
     "everywhere": _grid(
@@ -77,8 +110,13 @@ MQ_FAMILIES: dict[str, list[Call]] = {
 #: Per family of the cqs profile.
 CQS_FAMILIES: dict[str, list[Call]] = {
     "overflow": _grid(
-        "overflow_cycle", m=(0,), q=(0, 1), share=(10, 5), exit_change=("keep", "remove", "veto one", "veto others"),
-        pattern=("round", "same"), then=("scan one", "scan all", "nothing"),
+        "overflow_cycle",
+        m=(0,),
+        q=(0, 1),
+        share=(10, 5),
+        exit_change=("keep", "remove", "veto one", "veto others"),
+        pattern=("round", "same"),
+        then=("scan one", "scan all", "nothing"),
     ),
     "threshold": _grid("exact_threshold_probe", m=(0,), q=(0, 1, 2)),
     "usage metric": _grid("usage_metric_probe", m=(0,), q=(0, 1), share=(10, 20)),
@@ -86,7 +124,9 @@ CQS_FAMILIES: dict[str, list[Call]] = {
 }
 FAMILIES = {"mq": MQ_FAMILIES, "cqs": CQS_FAMILIES}
 #: Directed cases per Hypothesis settings profile (cases, not seconds: the same on any machine).
-CASES = {"dev": 24, "ci": 160, "nightly": 480}
+CASES = {"dev": 40, "ci": 900, "nightly": 2700}
+#: Configurations drawn at most for one directed case, looking for one its probe can use.
+REDRAWS = 4
 
 
 def calls(profile: str) -> Iterator[Call]:
@@ -101,17 +141,16 @@ def run_directed(machine: type[MachineBase], profile: str, cases: int, seed: int
     generated case.  Stops once the recorder would stop generating (enough failures, or the first
     one when only the verdict is wanted)."""
     rec = machine.recorder
-    for i, (name, kwargs) in enumerate(itertools.islice(calls(profile), cases)):
+    everything = list(calls(profile))
+    for i, (name, kwargs) in enumerate(itertools.islice(itertools.cycle(everything), cases)):
         if rec.failures and not rec.keep_looking():
             return
-        draw = RandomDraw(random.Random(f"cfconform:directed:{profile}:{seed}:{i}"))
-        config = shapes.mq_config(draw) if profile == "mq" else shapes.cqs_config(draw)
         case = machine()
         case.directed = True
         try:
-            case.open(config)
+            case.open(_config(profile, seed, i, name))
             probe = getattr(case, name)
-            if not case.halted and all(p(case) for p in getattr(probe, RULE_MARKER).preconditions):
+            if not case.halted and _ready(case, probe):
                 probe(**kwargs)
         except (ConformanceFailure, AdapterFailure, UnsatisfiedAssumption):
             pass  # recorded (or, a refused configuration, counted) by the machine
@@ -119,6 +158,38 @@ def run_directed(machine: type[MachineBase], profile: str, cases: int, seed: int
             return
         finally:
             _close(case)
+
+
+def _ready(case: Any, probe: Any) -> bool:
+    """Whether the probe's preconditions (if it is a rule) hold."""
+    marker = getattr(probe, RULE_MARKER, None)
+    return all(p(case) for p in (marker.preconditions if marker else ()))
+
+
+def _config(profile: str, seed: int | None, i: int, probe: str) -> Any:
+    """Case ``i``'s configuration: the first of a few draws that the probe can use (see
+    :data:`NEEDS`), else the last."""
+    need = NEEDS.get(probe, lambda config: True)
+    for attempt in range(REDRAWS):
+        draw = RandomDraw(random.Random(f"cfconform:directed:{profile}:{seed}:{i}:{attempt}"))
+        config = shapes.mq_config(draw) if profile == "mq" else shapes.cqs_config(draw)
+        if need(config):
+            break
+    return config
+
+
+def _shared(config: Any) -> bool:
+    return any(q.cfstruct is not None and q.qmgr is None and q.maxdepth > 1 for q in config.queues)
+
+
+#: What a probe needs of its configuration to show anything (others use any configuration).
+NEEDS: dict[str, Callable[[Any], bool]] = {
+    "qmgr_outage": lambda config: len(config.qmgrs) > 1 and _shared(config),
+    "unit_of_work": lambda config: len(config.qmgrs) > 1 and _shared(config),
+    "failure_cycle": _shared,
+    "depth_probe": _shared,
+    "fill": _shared,
+}
 
 
 def _close(case: MachineBase) -> None:

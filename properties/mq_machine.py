@@ -9,7 +9,7 @@ from hypothesis.stateful import rule
 
 from properties import admin_fields as af
 from properties.base import INDEX, MAX_FILL, smallest_holding
-from properties.mq_offload import MQOffload
+from properties.mq_probes import MQProbes
 from properties.mq_traffic import DISPUTED_LENGTHS
 from reference_model import operations as o
 
@@ -21,7 +21,7 @@ PROBE_PERCENTS = (12, 17, 50, 80, 20, 0, 100, 33, 67)
 OTHER_RECOVERABLE = "APPBKUP"
 
 
-class MQMachine(MQOffload):
+class MQMachine(MQProbes):
     """The mq profile.  Rules: the traffic (:class:`~properties.mq_traffic.MQTraffic`), the
     definitions and rarer commands (:class:`~properties.mq_admin.MQAdmin`), the offload probes
     (:class:`~properties.mq_offload.MQOffload`), the depth probe, a structure failure cycle, a

@@ -70,26 +70,34 @@ class MQOffload(MQAdmin):
 
         The rules are set by one ALTER; an ALTER naming FULLTHRESHOLD alone (at its value) then
         must leave them as they are (OFFLOAD-013: what ``always`` shows at once)."""
+        if self._queue_at_cflevel(5) is None:  # defines one when there is none
+            return
         used = {q.defn.cfstruct for q in self.model.queues.values()}
         levels = [s for s in self.model.structures.values() if s.defn.cflevel == 5 and s.defn.name in used]
-        if not levels:
-            return
         name = max(levels, key=lambda s: s.defn.ratio).defn.name
         self._empty_structure(m, name)
         shared, sizes = OFFLOAD_PATTERNS[pattern]
         rules = {f"offld{n}th": threshold if shared else 0 for n in (1, 2, 3)}
         rules.update({f"offld{n}sz": size for n, size in zip((1, 2, 3), sizes, strict=True)})
         self._do(o.AlterStructure(name, rules))
-        # an ALTER that names another keyword only: the rules just set must stay (OFFLOAD-013)
-        self._do(o.AlterStructure(name, {"fullthreshold": self.model.structures[name].defn.fullthreshold}))
         if pattern in ("off", "always"):
-            for _ in range(2):
-                self._put(m, self._roomiest(name), 1, False, False)
+            self._two_small(m, name)
         if pattern == "off":
             self._queue_at_cflevel(4)  # the readings show at CFLEVEL(4) as well as at 5, read alike
             self._everywhere(m, DISPUTED_LENGTHS, False)
         elif pattern != "always":
             self._threshold_probe(m, self._roomiest(name), "OFFLD1TH" if shared else "empty", 1, 1 if shared else 0)
+        # an ALTER that names another keyword only: the rules just set must stay (OFFLOAD-013); last,
+        # as an implementation may refuse the keyword (the case then ends, not judged)
+        self._do(o.AlterStructure(name, {"fullthreshold": self.model.structures[name].defn.fullthreshold}))
+        if pattern in ("off", "always"):
+            self._empty_structure(m, name)
+            self._two_small(m, name)
+
+    def _two_small(self, m: int, name: str) -> None:
+        """Two 1-byte messages: the first at the usage of the emptied structure, the second above it."""
+        for _ in range(2):
+            self._put(m, self._roomiest(name), 1, False, False)
 
     def _queue_at_cflevel(self, level: int) -> str | None:
         """A queue on a structure at CFLEVEL ``level``, defined now (with its structure) if there is
@@ -117,7 +125,7 @@ class MQOffload(MQAdmin):
             self._empty_structure(m, queue.defn.cfstruct)
         else:
             for _ in range(PROBE_FILL):
-                if reached(self.model, queue, at):
+                if reached(self.model, queue, at, self.usage(queue.defn.cfstruct)):
                     break
                 self._put(m, self._roomiest(queue.defn.cfstruct), 0, False, False)
                 if not self._last_ok():

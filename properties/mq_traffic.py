@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import initialize, precondition, rule
 
 from properties import boundaries as b
-from properties.base import INDEX, MAX_FILL, ProfiledMachine
+from properties.base import BIG_FILL, INDEX, MAX_FILL, ProfiledMachine
 from properties.strategies import boundary_lengths, configs, lengths
 from reference_model import operations as o
 from reference_model.config import Config
@@ -27,8 +27,9 @@ MQ_TARGETS = ("OFFLD1TH", "OFFLD2TH", "OFFLD3TH", "FULLTHRESHOLD", "QDEPTHHI", "
 FILL_UNITS = ("none", "commit", "backout")
 
 
-def reached(model: Model, queue: Any, target: str) -> bool:
-    """Whether ``queue`` (or its structure) is at or past ``target``, in the model's current state."""
+def reached(model: Model, queue: Any, target: str, usage: float | None = None) -> bool:
+    """Whether ``queue`` (or its structure) is at or past ``target``, in the model's current state;
+    ``usage``: the structure's usage as the implementation reports it, when it does."""
     d = queue.defn
     if target == "QDEPTHHI":
         return 100 * queue.depth >= d.qdepthhi * d.maxdepth
@@ -37,7 +38,7 @@ def reached(model: Model, queue: Any, target: str) -> bool:
     if d.cfstruct is None:
         return True
     s = model.structures[d.cfstruct]
-    usage = model.usage(s, "max")
+    usage = model.usage(s, "max") if usage is None else usage
     if target == "full":
         return usage >= 100.0
     threshold = s.defn.fullthreshold if target == "FULLTHRESHOLD" else getattr(s.defn, target.lower())
@@ -114,6 +115,16 @@ class MQTraffic(ProfiledMachine):
     def _roomiest(self, cfstruct: str) -> int:
         return self._roomiest_queues()[cfstruct]
 
+    def _with_room(self, q: int) -> int:
+        """Queue ``q`` if it is shared and below MAXDEPTH, else the first shared queue from it that is
+        (a unit of work on a full or private queue shows nothing of the sharing rules)."""
+        queues = list(self.model.queues.values())
+        for k in range(len(queues)):
+            queue = queues[(q + k) % len(queues)]
+            if queue.defn.cfstruct is not None and queue.defn.qmgr is None and queue.depth < queue.defn.maxdepth - 1:
+                return (q + k) % len(queues)
+        return q
+
     @rule(m=INDEX, boundary=st.sampled_from(b.LARGE_MESSAGE_BOUNDARIES))
     def large_messages(self, m: int, boundary: int) -> None:
         """The large-message boundaries on every structure: one byte under, at and over a boundary
@@ -151,15 +162,29 @@ class MQTraffic(ProfiledMachine):
         self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool, syncpoint: bool
     ) -> None:
         queue = self.model.queues[self._queue(q)]
-        extra = past
-        for _ in range(MAX_FILL):
-            if reached(self.model, queue, boundary):
+        extra, limit, start = past, MAX_FILL, self.usage(queue.defn.cfstruct)
+        for i in range(BIG_FILL):
+            if i >= limit:
+                return
+            if reached(self.model, queue, boundary, self.usage(queue.defn.cfstruct)):
                 if extra == 0:
                     return
                 extra -= 1
             self._put(m, q, length, persistent, syncpoint)
             if not self._last_ok():
                 return
+            if i == 0:
+                limit = self._fill_limit(queue, boundary, start, past)
+
+    def _fill_limit(self, queue: Any, boundary: str, start: float | None, past: int) -> int:
+        """Puts a fill may take: MAX_FILL, or (toward a structure threshold, as the implementation
+        reports its usage) as many as its first put's growth says the threshold needs, up to BIG_FILL."""
+        now = self.usage(queue.defn.cfstruct)
+        if boundary in ("QDEPTHHI", "MAXDEPTH") or start is None or now is None or now <= start:
+            return MAX_FILL
+        s = self.model.structures[queue.defn.cfstruct]
+        goal = 100.0 if boundary == "full" else float(getattr(s.defn, boundary.lower()))
+        return max(MAX_FILL, min(BIG_FILL, int((goal - now) / (now - start)) + past + 2))
 
     def _empty_structure(self, m: int, cfstruct: str) -> None:
         """Get every available message from every queue of ``cfstruct``."""
@@ -194,9 +219,12 @@ class MQTraffic(ProfiledMachine):
         see it (lowering CFLEVEL: CFLEVEL-009, also with the structure emptied first so that the
         uncommitted put is all it holds; another queue manager's get: QUEUE-00x; inspect);
         then COMMIT or BACKOUT by the same queue manager (CAPACITY-010, QDEPTH-012)."""
+        q = self._with_room(q)
         queue = self.model.queues[self._queue(q)]
         qmgr = queue.defn.qmgr or self._qmgr(m)
         emptied = meanwhile.startswith("empty") and queue.defn.cfstruct is not None
+        if not (put or emptied or queue.msgs):  # a message for the unit of work to get
+            self._do(o.Put(qmgr, queue.defn.name, 0, False, False, len(self.ops)))
         if emptied:  # then a put: the uncommitted message is all the structure holds
             self._empty_structure(m, queue.defn.cfstruct)  # type: ignore[arg-type]
         if put or emptied:
@@ -222,7 +250,7 @@ class MQTraffic(ProfiledMachine):
     def qmgr_outage(self, m: int, q: int, persistent: bool, syncpoint: bool) -> None:
         """A put through one queue manager, which then stops; another gets from the queue; the first
         restarts (RECOVERY-008: shared messages survive, QUEUE-005: its unit of work is backed out)."""
-        queue = self.model.queues[self._queue(q)]
+        queue = self.model.queues[self._queue(self._with_room(q))]
         qmgr = self._qmgr(m)
         other = next(n for n in self.model.qmgrs if n != qmgr)
         self._do(o.Put(queue.defn.qmgr or qmgr, queue.defn.name, 0, persistent, syncpoint, len(self.ops)))
