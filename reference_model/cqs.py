@@ -230,7 +230,7 @@ def _below_target(model: Model, s: Structure) -> bool:
 def _end_overflow(s: Structure) -> tuple[str, ...]:
     s.overflow_mode = False
     s.overflow_queues = set()
-    s.selection_open = None
+    s.selection_open, s.selection_scanned = None, False
     return (f"OVERFLOW_OFF {s.defn.name}",)
 
 
@@ -480,21 +480,14 @@ def _in_parts(model: Model, names: Any) -> bool:
 
 def adopt_selection(model: Model, s: Structure, reported: Any, mode: Any = False) -> None:
     """At ``inspect``, an open selection becomes the one the implementation reports, if it keeps the
-    relations of :func:`_select_reported` (candidates only, none vetoed, no larger queue passed over)."""
+    relations of :func:`_select_reported` (candidates only, none vetoed, no larger queue passed over).
+    After a scan released emptied candidates (``selection_scanned``) only the first holds."""
     if s.selection_open is None or not s.overflow_mode or not isinstance(reported, list):
         return
     chosen = set(reported)
-    sizes = s.selection_open
-    first = _first_pick(sizes)
-    if not chosen <= set(sizes) or (first is not None and first not in chosen):
+    if not chosen <= set(s.selection_open) or not (s.selection_scanned or _reported_sound(model, s, chosen)):
         return
-    if not _selection_sound(model, s, chosen):
-        return
-    if s.defn.ovflwstr is None:
-        passed = [n for n in sizes if n not in chosen]
-        if any(_larger(sizes[b], sizes[a]) for a in chosen for b in passed):
-            return
-    else:
+    if s.defn.ovflwstr is not None:
         for q in model.queues.values():
             if q.defn.cfstruct == s.defn.name:
                 for m in q.msgs:
@@ -503,11 +496,22 @@ def adopt_selection(model: Model, s: Structure, reported: Any, mode: Any = False
                         m.on_overflow = q.defn.name in chosen
                         _charge(s, m, +1)
     s.overflow_queues = chosen
-    s.selection_open = None
+    s.selection_open, s.selection_scanned = None, False
     # CQS-014: with no queue in overflow mode, overflow mode ends, at once or at the next scan
     # ("When all queues have been removed, CQS exits overflow mode"): as the implementation shows
     if not chosen and s.defn.ovflwstr is not None and mode is not True:
         _end_overflow(s)
+
+
+def _reported_sound(model: Model, s: Structure, chosen: set[str]) -> bool:
+    """The first pick chosen, enough chosen (:func:`_selection_sound`), and (without OVFLWSTR) no
+    candidate passed over that is surely larger than one chosen."""
+    sizes = s.selection_open or {}
+    first = _first_pick(sizes)
+    if (first is not None and first not in chosen) or not _selection_sound(model, s, chosen):
+        return False
+    passed = [n for n in sizes if n not in chosen]
+    return s.defn.ovflwstr is not None or not any(_larger(sizes[b], sizes[a]) for a in chosen for b in passed)
 
 
 def _larger(b: list[int], a: list[int]) -> bool:
@@ -632,6 +636,8 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
             # which queues are in overflow mode is not shown yet: only if every candidate is empty
             # does the scan certainly leave none (the selection is a subset of the candidates)
             if any(model.queues[n].msgs for n in s.selection_open):
+                _scan_open(model, s)
+                rules += ("CQS-013",) if "CQS-013" not in rules else ()
                 continue
             s.overflow_queues = {n for n in s.overflow_queues if n in s.selection_open}
             s.selection_open = None
@@ -644,6 +650,16 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
             signals += _end_overflow(s)
             rules += ("CQS-014",) if "CQS-014" not in rules else ()
     return Outcome("advance_clock", rules=rules, signals=signals)
+
+
+def _scan_open(model: Model, s: Structure) -> None:
+    """CQS-013 while the selection is not shown yet: the empty candidates are out of overflow mode
+    whether or not they were selected; the rest stay open (whether overflow mode has ended is shown
+    by the implementation, :func:`adopt_selection`)."""
+    for name in [n for n in s.selection_open or {} if not model.queues[n].msgs]:
+        del s.selection_open[name]  # type: ignore[union-attr]
+        s.overflow_queues.discard(name)
+    s.selection_scanned = True
 
 
 def set_overflow_exit(model: Model, op: SetOverflowExit) -> Outcome:

@@ -92,6 +92,7 @@ class Structure:
         "pools",
         "selection_costs",
         "selection_open",
+        "selection_scanned",
         "selection_shown",
         "size_kb",
         "size_known",
@@ -108,6 +109,9 @@ class Structure:
         self.selection_open: dict[str, list[int]] | None = None
         self.selection_costs: dict[str, tuple[int, int]] | None = None
         self.selection_shown: set[str] = set()  # queues the implementation showed selected so far
+        #: A scan has taken the emptied candidates out: what the selection was can no longer be
+        #: judged, only that what remains selected is among the candidates left.
+        self.selection_scanned = False
         #: CQS: the implementation's usage when overflow mode started (checker mode).
         self.overflow_seen: tuple[int, int, int, int] | None = None
         self.pools = Pools(self.size_kb, defn.ratio, acct)
