@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import attrs
 from hypothesis.errors import UnsatisfiedAssumption
 from hypothesis.stateful import RULE_MARKER
 
@@ -31,9 +32,18 @@ from properties.generator import RandomDraw
 from properties.mq_offload import OFFLOAD_PATTERNS
 from properties.mq_probes import NO_STRUCTURE, OTHER_KEYWORDS, STRUCTURE_NAMES
 from properties.mq_traffic import DISPUTED_LENGTHS
+from reference_model.config import Config
 from reference_model.units import KB
 
-#: One probe call: the machine rule's name and its arguments.
+#: Structure sizes (KB) and FULLTHRESHOLDs the capacity cases give every structure of their
+#: configuration: small sizes, so that a fill reaches a threshold or full in a few puts whatever the
+#: implementation's accounting (it may refuse a size: the case is then not judged); round
+#: percentages, so that usage can land exactly on one (IXC585E: "reaches").
+SMALL_SIZES_KB = (64, 16, 256, 1024)
+ROUND_THRESHOLDS = (50, 10, 20, 85)
+
+#: One probe call: the machine rule's name and its arguments (``structures``: fields every structure
+#: of the case's configuration takes, not an argument).
 Call = tuple[str, dict[str, Any]]
 
 
@@ -51,6 +61,10 @@ MQ_FAMILIES: dict[str, list[Call]] = {
         *_grid("queue_without_structure_probe", cfstruct=NO_STRUCTURE),
     ],
     "alter keeps": _grid("alter_keeps_probe", m=(0,), other=OTHER_KEYWORDS),
+    "limits": [
+        *_grid("structure_limit_probe", sysappl=(True, False), extra=(1,)),
+        *_grid("queue_limit_probe", extra=(1,)),
+    ],
     "cflevel": _grid("every_cflevel", m=(0,), length=(0, *DISPUTED_LENGTHS, 65_000), persistent=(True, False)),
     "setxcf": _grid("_setxcf_to", index=(0, 1), which=SETXCF_WHERE),
     "large messages": _grid("large_messages", m=(0,), boundary=b.LARGE_MESSAGE_BOUNDARIES),
@@ -77,17 +91,19 @@ MQ_FAMILIES: dict[str, list[Call]] = {
         after=(1,),
         uncommitted=(True, False),
         purge=(False, True),
-        unrecoverable=(0, 2),
+        unrecoverable=(2, 0),
+        volatile=(1,),
     ),
     "capacity": _grid(
         "fill",
         m=(0,),
-        q=(0, 1),
-        length=(4 * KB, 0, 1000),
-        boundary=("full", "FULLTHRESHOLD"),
+        q=(0,),
+        length=(0, 60_000, 4 * KB),
+        boundary=("FULLTHRESHOLD", "full"),
         past=(1,),
         persistent=(False,),
         unit=("none",),
+        structures=tuple({"size_kb": kb, "fullthreshold": t} for t in ROUND_THRESHOLDS for kb in SMALL_SIZES_KB),
     ),
     "alter ranges": _grid(
         "alter_range_edges", s=(0, 1, -1), keyword=("cflevel", "offld1th", "offld1sz", "fullthreshold")
@@ -148,7 +164,8 @@ def run_directed(machine: type[MachineBase], profile: str, cases: int, seed: int
         case = machine()
         case.directed = True
         try:
-            case.open(_config(profile, seed, i, name))
+            kwargs = dict(kwargs)
+            case.open(_shaped(_config(profile, seed, i, name), kwargs.pop("structures", None)))
             probe = getattr(case, name)
             if not case.halted and _ready(case, probe):
                 probe(**kwargs)
@@ -178,6 +195,14 @@ def _config(profile: str, seed: int | None, i: int, probe: str) -> Any:
     return config
 
 
+def _shaped(config: Config, fields: dict[str, Any] | None) -> Config:
+    """``config`` with ``fields`` set on every structure (mq; INITSIZE then follows SIZE)."""
+    if not fields or config.profile != "mq":
+        return config
+    structures = tuple(attrs.evolve(s, initsize_kb=None, **fields) for s in config.structures)
+    return attrs.evolve(config, structures=structures)
+
+
 def _shared(config: Any) -> bool:
     return any(q.cfstruct is not None and q.qmgr is None and q.maxdepth > 1 for q in config.queues)
 
@@ -186,7 +211,11 @@ def _shared(config: Any) -> bool:
 NEEDS: dict[str, Callable[[Any], bool]] = {
     "qmgr_outage": lambda config: len(config.qmgrs) > 1 and _shared(config),
     "unit_of_work": lambda config: len(config.qmgrs) > 1 and _shared(config),
-    "failure_cycle": _shared,
+    "failure_cycle": lambda config: any(
+        q.cfstruct == s.name and q.qmgr is None and s.recover and s.cflevel >= 3
+        for q in config.queues
+        for s in config.structures
+    ),
     "depth_probe": _shared,
     "fill": _shared,
 }

@@ -74,6 +74,7 @@ class MQMachine(MQProbes):
         uncommitted=st.booleans(),
         purge=st.booleans(),
         unrecoverable=st.integers(0, 3),
+        volatile=st.integers(0, 1),
     )
     def failure_cycle(
         self,
@@ -86,6 +87,7 @@ class MQMachine(MQProbes):
         uncommitted: bool,
         purge: bool,
         unrecoverable: int,
+        volatile: int = 0,
     ) -> None:
         """Boundary targeting for backup and recovery: optionally RECOVER the healthy structure
         first (RECOVERY-006); ``before`` committed persistent messages of different lengths
@@ -96,7 +98,8 @@ class MQMachine(MQProbes):
         queue (RECOVERY-001..007).  With an uncommitted put, a TYPE(PURGE) recovery comes after
         a TYPE(NORMAL) one and another failure: PURGE alone would discard the put unseen, and
         M-RECOVERY-003-b (uncommitted messages recovered) survived a seed whose cases with an
-        uncommitted put all drew PURGE.
+        uncommitted put all drew PURGE.  ``volatile`` nonpersistent messages go before the backup:
+        RECOVER restores persistent messages only (RECOVERY-004).
 
         A RECOVER(NO) structure stays failed for the rest of the test case, so one is failed only
         in one cycle in four (``unrecoverable == 0``)."""
@@ -109,6 +112,8 @@ class MQMachine(MQProbes):
         qmgr = queue.defn.qmgr or self._qmgr(m)
         if early != "none":
             self._do(o.Recover(name, early == "purge"))
+        for _ in range(volatile):
+            self._do(o.Put(qmgr, queue.defn.name, 1, False, False, len(self.ops)))
         self._persistent_puts(qmgr, queue.defn.name, before)
         if backup != "none":
             self._do(o.Backup(qmgr, name if backup == "same" else self._other_recoverable(name, m)))

@@ -14,6 +14,8 @@ from properties.base import INDEX
 from properties.mq_offload import MQOffload
 from reference_model import operations as o
 from reference_model.units import KB, SIZE_63K
+from reference_model.validation import MAX_QUEUES_PER_STRUCTURE as QUEUES_PER_STRUCTURE
+from reference_model.validation import MAX_STRUCTURES_PER_QSG
 
 #: DEFINE CFSTRUCT names at the naming rule's edges (TOPOLOGY-001/002: at most 12 characters, an
 #: uppercase letter first, then letters and digits; CSQ_ADMIN reserved; CSQSYSAPPL allowed).
@@ -81,6 +83,28 @@ class MQProbes(MQOffload):
         self._do(o.AlterStructure(name, {"offld1th": 0, "offld1sz": 1 * KB}))
         self._do(o.AlterStructure(name, {other[0]: other[1]}))
         self._use(name, 1 * KB + 1, False)  # type: ignore[arg-type]
+
+    @rule(extra=st.sampled_from((1, 2)))
+    def queue_limit_probe(self, extra: int) -> None:
+        """Define shared queues on the structure with most queues until it holds 512, then
+        ``extra`` more: the 512th is accepted, the 513th refused (TOPOLOGY-005)."""
+        structure = self._busiest_structure()
+        held = sum(1 for q in self.model.queues.values() if q.defn.cfstruct == structure)
+        for i in range(max(0, QUEUES_PER_STRUCTURE - held) + extra):
+            self._do(o.DefineQueue({"name": f"L{i}", "cfstruct": structure, "maxdepth": 5}))
+            if self.halted:
+                return
+
+    @rule(sysappl=st.booleans(), extra=st.sampled_from((1, 2)))
+    def structure_limit_probe(self, sysappl: bool, extra: int) -> None:
+        """Define application structures (CSQSYSAPPL first, if ``sysappl``) until there are 63, then
+        ``extra`` more (TOPOLOGY-003/004: 63 beside CSQ_ADMIN, CSQSYSAPPL among them)."""
+        if sysappl and "CSQSYSAPPL" not in self.model.structures:
+            self._do(o.DefineStructure({"name": "CSQSYSAPPL", "size_kb": 6400}))
+        for i in range(max(0, MAX_STRUCTURES_PER_QSG - 1 - len(self.model.structures)) + extra):
+            self._do(o.DefineStructure({"name": f"LIM{i}", "size_kb": 6400}))
+            if self.halted:
+                return
 
     def _use(self, structure: str, length: int, persistent: bool) -> None:
         """Put one message to a queue on ``structure`` (defining the queue if there is none)."""

@@ -170,6 +170,8 @@ class MQTraffic(ProfiledMachine):
                 if extra == 0:
                     return
                 extra -= 1
+            if boundary not in ("QDEPTHHI", "MAXDEPTH") and queue.defn.cfstruct is not None:
+                q = self._roomiest(queue.defn.cfstruct)  # a structure target: MAXDEPTH must not end it
             self._put(m, q, length, persistent, syncpoint)
             if not self._last_ok():
                 return
