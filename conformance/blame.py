@@ -52,6 +52,7 @@ FIELD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (".size_kb", ("CAPACITY-004", "CAPACITY-005", "CAPACITY-006", "CQS-004")),
     (".depth", ("QUEUE-004", "QUEUE-002", "QUEUE-003", "RECOVERY-003", "RECOVERY-004", "RECOVERY-005",
                 "CQS-017")),
+    (".cfname", ("TOPOLOGY-010",)), (".admin", ("TOPOLOGY-007", "TOPOLOGY-008")),
     (".active", ("QUEUE-005",)), (".perfmev", ("QDEPTH-007", "QDEPTH-008")), (".clock", ("CQS-013",)),
     ("usage", _USAGE), ("elements", _USAGE), ("entries", _USAGE),
 )  # fmt: skip
@@ -85,6 +86,11 @@ def blame(expected: Outcome, observed: Outcome, diff: FieldDiff | None) -> tuple
         found = REASON_RULES.get(observed.reason, ()) + REASON_RULES.get(expected.reason, ())
         if not found or expected.reason in COMMAND_REASONS or observed.reason in COMMAND_REASONS:
             found = expected.rules + found  # a command's rules, not another command's reason's
+        if expected.ok and "SIZING-001" in expected.rules:  # refused though Table 2 leaves room
+            found = (*found, "SIZING-001")
+        if expected.ok and "TOPOLOGY-006" in expected.rules:  # refused with all 32 queue managers defined
+            # first unless the implementation's reason names a rule of its own
+            found = (*found, "TOPOLOGY-006") if observed.reason in REASON_RULES else ("TOPOLOGY-006", *found)
     elif field == "signals":
         names = sorted({s.split(" ", 1)[0] for s in set(diff.expected) ^ set(diff.observed)})  # type: ignore[union-attr]
         found = tuple(r for name in names for r in SIGNAL_RULES.get(name, ()))

@@ -34,7 +34,8 @@ from reference_model.outcomes import (
 #: (most specific first).  A comparison with no rule here may not be made.
 COMPARISONS: dict[str, tuple[str, ...]] = {
     "ok": ("QUEUE-001", "CAPACITY-001", "CFLEVEL-002", "CFLEVEL-003", "CFLEVEL-004", "CFLEVEL-008", "QDEPTH-015",
-           "RECOVERY-001", "RECOVERY-002", "RECOVERY-006", "CAPACITY-004", "CAPACITY-005", "CQS-003", "CQS-012"),
+           "RECOVERY-001", "RECOVERY-002", "RECOVERY-006", "CAPACITY-004", "CAPACITY-005", "CQS-003", "CQS-012",
+           "TOPOLOGY-006", "SIZING-001"),
     "reason": ("CAPACITY-001", "CFLEVEL-002", "CFLEVEL-003", "CFLEVEL-004", "CFLEVEL-008", "QDEPTH-015",
                "RECOVERY-002", "QUEUE-001", "CQS-012"),
     "offloaded": ("OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-003", "OFFLOAD-012", "CFLEVEL-006"),
@@ -54,6 +55,8 @@ COMPARISONS: dict[str, tuple[str, ...]] = {
     "inspect.structure": ("RECOVERY-002", "RECOVERY-003", "RECOVERY-005", "CAPACITY-002", "CAPACITY-004",
                           "CAPACITY-005", "CQS-003", "CQS-005", "CQS-006", "CQS-013", "CQS-014", "CQS-015"),
     "inspect.staging": ("CQS-017",),
+    "inspect.cfname": ("TOPOLOGY-010",),
+    "inspect.admin": ("TOPOLOGY-007", "TOPOLOGY-008"),
     "inspect.clock": ("CQS-013",),
 }  # fmt: skip
 
@@ -174,6 +177,20 @@ def projection_diff(expected: Mapping, observed: Any, path: str = "value") -> Fi
         found = _section_diff(expected[section], observed.get(section), f"{path}.{section}", comparison)
         if found:
             return found
+    return _admin_diff(expected.get("admin"), observed.get("admin"), f"{path}.admin")
+
+
+def _admin_diff(least: Any, observed: Any, path: str) -> FieldDiff | None:
+    """TOPOLOGY-007/008, when the implementation reports CSQ_ADMIN (optional): it offers at least
+    1000 list entries per queue manager and Table 1's minimum size."""
+    if not isinstance(least, Mapping) or observed is None:
+        return None
+    if not isinstance(observed, Mapping):
+        return diff("inspect.admin", path, "an object", observed)
+    for key, bound in least.items():
+        value = observed.get(key)
+        if value is not None and (type(value) is not int or value < bound):
+            return diff("inspect.admin", f"{path}.{key}", f">= {bound}", value)
     return None
 
 
@@ -190,6 +207,10 @@ def _section_diff(expected: Any, observed: Any, path: str, comparison: str) -> F
                 found = usage_bounds(path, [observed.get(k) for k in STRUCTURE_USAGE_KEYS] if obs is not None else None)
                 if found:
                     return found
+            continue
+        if key == "cfname":  # TOPOLOGY-010, when the implementation reports it (optional)
+            if obs is not None and obs != exp:
+                return diff("inspect.cfname", here, exp, obs)
             continue
         if key == "staging_depth":
             # CQS-017: each message longer than the long message record has later parts on the staging

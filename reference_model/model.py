@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from reference_model import admin, cqs, mq
+from reference_model import admin, cqs, mq, topology
 from reference_model.accounting import fits, usage_pct
 from reference_model.config import Config
 from reference_model.errors import ConfigurationError
@@ -96,6 +96,8 @@ class Model:
         self.view: View | None = None
         #: The implementation's report of the step being taken (checker mode), else None.
         self.hint: Observed | None = None
+        #: Whether this step's room was decided by Table 2 (checker mode, SIZING-001).
+        self.table2 = False
         self._view_base: dict[str, tuple[int, int, int, int]] = {}
         self._dispatch = _dispatch_table(config.profile)
 
@@ -113,6 +115,7 @@ class Model:
             kind = getattr(op, "KIND", type(op).__name__)
             raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002")
         self.hint = hint
+        self.table2 = False
         if hint is not None:
             try:
                 out = handler(self, op)
@@ -129,6 +132,10 @@ class Model:
             out = handler(self, op)
         if out.signals:
             out.rules = _with_signal_rules(out.rules, out.signals)
+        if out.ok and self.connected_at_limit(op):
+            out.rules = (*out.rules, "TOPOLOGY-006")
+        if self.table2:  # a put Table 2 says certainly fits: refusing it as full breaks SIZING-001
+            out.rules = (*out.rules, "SIZING-001")
         return out
 
     def copy(self) -> Model:
@@ -142,13 +149,30 @@ class Model:
         return other
 
     def project(self) -> dict[str, Any]:
-        """The observable state: what an implementation's ``inspect`` must report."""
-        return {
+        """The observable state: what an implementation's ``inspect`` must report.  In the mq
+        profile, ``admin`` gives the least CSQ_ADMIN may offer and each structure's ``cfname`` its
+        CFRM name (both optional for an implementation: TOPOLOGY-007/008/010)."""
+        out: dict[str, Any] = {
             "clock": self.clock,
             "structures": {n: _project_structure(self, s) for n, s in sorted(self.structures.items())},
             "queues": {n: _project_queue(self, q) for n, q in sorted(self.queues.items())},
             "qmgrs": {n: {"active": m.active, "perfmev": m.perfmev} for n, m in sorted(self.qmgrs.items())},
         }
+        if self.config.profile == "mq":
+            out["admin"] = topology.admin_least(self.config)
+            for name, s in out["structures"].items():
+                cfname = topology.cfname_or_none(self.config.qsg, name)
+                if cfname is not None:
+                    s["cfname"] = cfname
+        return out
+
+    def connected_at_limit(self, op: Any) -> bool:
+        """TOPOLOGY-006: a put or get on a shared queue while the most queue managers that may connect
+        to a structure at once are defined (all of them connected: the step relies on it)."""
+        if len(self.qmgrs) < topology.MAX_QMGRS_PER_STRUCTURE or not isinstance(op, Put | Get):
+            return False
+        q = self.queues.get(op.queue)
+        return q is not None and q.defn.cfstruct is not None
 
     # -- helpers used by the rule modules -----------------------------------------
     def qmgr(self, name: str) -> Qmgr:
@@ -245,6 +269,7 @@ class Model:
         if seen is not None and (seen[0] >= seen[1] or seen[2] >= seen[3]):
             return False
         if seen is not None and length is not None and _plenty(s, seen, length):
+            self.table2 = True  # the step's outcome names SIZING-001
             return True
         o = self.hint.outcome
         return not (not o.ok and o.reason in full_reasons)

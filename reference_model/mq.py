@@ -72,7 +72,7 @@ def _refusals(model: Model, op: Put, q: Queue, s: Structure | None) -> list[Outc
             rc = MQRC_PERSISTENT_NOT_ALLOWED
             if model.readings.persistent_low_cflevel_rc == "2366":
                 rc = MQRC_WRONG_CF_LEVEL
-            out.append(_reject(rc, "CFLEVEL-002"))
+            out.append(_reject(rc, "CFLEVEL-002", *(("CFLEVEL-007",) if sd.recover else ())))
         elif op.persistent and not sd.recover:
             out.append(_reject(MQRC_PERSISTENT_NOT_ALLOWED, "CFLEVEL-004"))
     if op.length > q.defn.maxmsgl:
@@ -313,8 +313,9 @@ def backup(model: Model, op: Backup) -> Outcome:
     s = model.structure(op.cfstruct)
     if not qm.active:
         return Outcome("backup", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
-    if not _recoverable(s):
-        return Outcome("backup", False, CMD_NOT_ALLOWED, ("RECOVERY-001",))
+    if not _recoverable(s):  # RECOVER(YES) below CFLEVEL(3) is not recoverable either (CFLEVEL-007)
+        low = ("CFLEVEL-007",) if s.defn.recover else ()
+        return Outcome("backup", False, CMD_NOT_ALLOWED, ("RECOVERY-001", *low))
     if s.failed:  # no document says what BACKUP of a failed structure does
         return _undocumented(model, "backup", Outcome("backup", False, MQRC_CF_STRUC_FAILED), s)
     s.backup_taken = True

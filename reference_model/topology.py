@@ -72,6 +72,25 @@ def structure_name(qsg: str, cfstruct: str) -> str:
     return qsg.ljust(QSG_PREFIX_LENGTH, "@") + cfstruct
 
 
+def cfname_or_none(qsg: Any, cfstruct: str) -> str | None:
+    """:func:`structure_name`, or None when the QSG or structure name breaks the naming rules."""
+    try:
+        return structure_name(qsg, cfstruct)
+    except ConfigurationError:
+        return None
+
+
+def admin_least(config: Any) -> dict[str, int]:
+    """The least a CSQ_ADMIN structure may offer for ``config``'s queue managers: 1000 list entries
+    each (TOPOLOGY-007) and Table 1's minimum size, where the edition publishes one (TOPOLOGY-008)."""
+    qmgrs = max(1, min(len(config.qmgrs), MAX_QMGRS_PER_STRUCTURE))
+    out = {"entries_total": admin_entries_needed(qmgrs)}
+    minimum = admin_min_kb(qmgrs, config.admin_table) if config.admin_table in ADMIN_TABLES else None
+    if minimum is not None:
+        out["size_kb"] = minimum
+    return out
+
+
 @attrs.frozen
 class CsqsysapplSuggestion:
     """TOPOLOGY-011/012: the seed's suggested CSQSYSAPPL CFRM statements and Table 3."""

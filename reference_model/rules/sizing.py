@@ -7,7 +7,7 @@ from reference_model.rules.catalogue import MQ, SEED_001, SEED_002, Citation, Ru
 RULES: tuple[Rule, ...] = (
     Rule(
         id="SIZING-001",
-        title="Table 2 (messages x size -> MB) is reproduced by our accounting within 10% for >= 1000 messages.",
+        title="A structure holds what Table 2 sizes it for (judged with a fourfold margin).",
         citation=Citation(SEED_001, "Table 2. Calculating the size of a coupling facility structure"),
         status="normative",
         observables=(
@@ -26,7 +26,7 @@ RULES: tuple[Rule, ...] = (
             "For example, for 200 000 messages of length 1 KB gives a value in the range 256 through 512 MB.",
         ),
         status="normative",
-        observables=("put.ok", "put.usage"),
+        observables=("config.structures.*.size_kb",),  # a worked example: `cfconform size` checks it
         profiles=MQ,
     ),
     Rule(

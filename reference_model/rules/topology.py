@@ -69,7 +69,7 @@ RULES: tuple[Rule, ...] = (
             "structure at the same time.",
         ),
         status="normative",
-        observables=("config.qmgrs",),
+        observables=("config.qmgrs", "put.ok", "get.ok"),
         profiles=MQ,
     ),
     Rule(
@@ -80,7 +80,7 @@ RULES: tuple[Rule, ...] = (
             "must be large enough to contain 1000 list entries for each queue manager in the queue sharing group",
         ),
         status="normative",
-        observables=("config.admin_size_kb", "config.qmgrs"),
+        observables=("config.admin_size_kb", "config.qmgrs", "inspect.admin.entries_total"),
         profiles=MQ,
     ),
     Rule(
@@ -92,7 +92,7 @@ RULES: tuple[Rule, ...] = (
             "queue managers defined in the queue sharing group.",
         ),
         status="normative",
-        observables=("config.admin_size_kb", "config.admin_table", "config.qmgrs"),
+        observables=("config.admin_size_kb", "config.admin_table", "config.qmgrs", "inspect.admin.size_kb"),
         profiles=MQ,
     ),
     Rule(
@@ -115,7 +115,7 @@ RULES: tuple[Rule, ...] = (
             "coupling facility list structure SQ03MYDATA.",
         ),
         status="normative",
-        observables=("config.qsg",),
+        observables=("config.qsg", "inspect.structures.*.cfname"),
         profiles=MQ,
     ),
     Rule(

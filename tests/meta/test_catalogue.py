@@ -199,7 +199,9 @@ def _projection_paths() -> set[str]:
     paths: set[str] = set()
     for model in (mq, cqs):
         for key, value in model.project().items():
-            if isinstance(value, dict):
+            if key == "admin":  # one record, not one per name
+                paths |= {f"{key}.{field}" for field in value}
+            elif isinstance(value, dict):
                 paths |= {f"{key}.*.{field}" for record in value.values() for field in record}
             else:
                 paths.add(key)

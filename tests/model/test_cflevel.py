@@ -194,11 +194,12 @@ def test_cflevel_007_recover_yes_from_3_accepted(cflevel: int) -> None:
 
 
 def test_cflevel_007_alter_to_2_with_recover_yes_leaves_persistent_puts_refused() -> None:
-    """Lowering to CFLEVEL(2) is not refused for RECOVER(YES); a persistent put then fails (CFLEVEL-002)."""
+    """Lowering to CFLEVEL(2) is not refused for RECOVER(YES); a persistent put then fails (CFLEVEL-002),
+    and the refusal names CFLEVEL-007 (RECOVER(YES) needs CFLEVEL(3))."""
     model = _model(cflevel=3, recover=True)
     model.step(AlterStructure("APP1", {"cflevel": 2}))
     out = model.step(Put("QM01", "Q1", 1, persistent=True))
-    assert (False, ("CFLEVEL-002",)) == (out.ok, out.rules)
+    assert (False, ("CFLEVEL-002", "CFLEVEL-007")) == (out.ok, out.rules)
 
 
 # -- CFLEVEL-008 -------------------------------------------------------------------------
