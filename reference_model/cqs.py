@@ -87,7 +87,8 @@ def put(model: Model, op: Put) -> Outcome:
             return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001", "CQS-012"), usage=s.pools.as_tuple())
         return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
     if model.hint is not None:
-        ok = model.room(s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), not overflowed or bool(staged))
+        primary = not overflowed or bool(staged)
+        ok = model.room(s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), primary, op.length)
     else:
         primary = model.pools(s)
         ok = fits(primary, len(staged), sum(staged))

@@ -136,6 +136,8 @@ class Model:
             out.rules = (*out.rules, "TOPOLOGY-006")
         if self.table2:  # a put Table 2 says certainly fits: refusing it as full breaks SIZING-001
             out.rules = (*out.rules, "SIZING-001")
+        if hint is not None and isinstance(op, Put):
+            self._note_cost(op, out, hint)
         return out
 
     def copy(self) -> Model:
@@ -268,11 +270,29 @@ class Model:
         seen = self.before(s) if primary else None  # ``primary``: the put needs room on ``s`` itself
         if seen is not None and (seen[0] >= seen[1] or seen[2] >= seen[3]):
             return False
-        if seen is not None and length is not None and _plenty(s, seen, length):
+        if seen is not None and length is not None and self.config.profile == "mq" and _plenty(s, seen, length):
             self.table2 = True  # the step's outcome names SIZING-001
+            return True
+        if seen is not None and length is not None and _fit_before(s, seen, length):
             return True
         o = self.hint.outcome
         return not (not o.ok and o.reason in full_reasons)
+
+    def _note_cost(self, op: Put, out: Outcome, hint: Observed) -> None:
+        """Keep what an accepted put kept whole cost, as the implementation reported it (see
+        :func:`_fit_before`); forget the costs when the structure's totals change."""
+        q = self.queues.get(op.queue)
+        s = self.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
+        if s is None:
+            return
+        before, after = hint.before.get(s.defn.name), hint.after.get(s.defn.name)
+        if before is None or after is None or before[1::2] != after[1::2]:
+            s.costs_seen.clear()
+            return
+        cost = (after[0] - before[0], after[2] - before[2])
+        whole = out.ok and hint.outcome.ok and not out.offloaded and not hint.outcome.offloaded
+        if whole and min(cost) >= 0 and max(cost) > 0 and len(s.costs_seen) < MAX_COSTS:
+            s.costs_seen.append((op.length, *cost))
 
     def next_seq(self) -> int:
         self.seq += 1
@@ -308,6 +328,18 @@ class Model:
 #: 6 MB), and a message costs at most about 1.3 times its length (100,000 of 63 KB need 8,156 MB).
 TABLE2_FIXED_KB = 6144
 TABLE2_MARGIN = 4
+
+
+#: Accepted puts whose cost a structure keeps (the first ones: enough to judge later puts by).
+MAX_COSTS = 32
+
+
+def _fit_before(s: Structure, seen: Pools4, length: int) -> bool:
+    """CAPACITY-001 on the implementation's own figures: a message certainly fits when one at least
+    as long, kept whole, was accepted at a cost the structure still has free (the same message
+    costs the same, a longer one no less: any accounting by entries and elements)."""
+    free_entries, free_elements = seen[1] - seen[0], seen[3] - seen[2]
+    return any(n >= length and e <= free_entries and el <= free_elements for n, e, el in s.costs_seen)
 
 
 def _plenty(s: Structure, seen: Pools4, length: int) -> bool:

@@ -79,6 +79,7 @@ class Structure:
     __slots__ = (
         "alter_pending",
         "backup_taken",
+        "costs_seen",
         "defn",
         "failed",
         "failure_snapshot",
@@ -114,6 +115,9 @@ class Structure:
         self.selection_scanned = False
         #: CQS: the implementation's usage when overflow mode started (checker mode).
         self.overflow_seen: tuple[int, int, int, int] | None = None
+        #: (length, entries, elements) each accepted whole put added, as the implementation reported
+        #: it, while the structure's totals stay as they were (checker mode; see Model.room).
+        self.costs_seen: list[tuple[int, int, int]] = []
         self.pools = Pools(self.size_kb, defn.ratio, acct)
         self.failed = False
         self.backup_taken = False
@@ -136,6 +140,7 @@ class Structure:
         s.overflow_queues = set(self.overflow_queues)
         s.selection_open = dict(self.selection_open) if self.selection_open is not None else None
         s.selection_shown = set(self.selection_shown)
+        s.costs_seen = list(self.costs_seen)
         s.failure_snapshot = {q: [m.clone() for m in ms] for q, ms in self.failure_snapshot.items()}
         return s
 

@@ -310,8 +310,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-CQS-012-b",
         "Without OVFLWSTR, puts to a selected queue are rejected as STRUCTURE_FULL.",
-        cfg(ovflwstr=None),
-        [put("Q1", 600), FAIL, put("Q1", 0)],
+        # the 600-byte message's cost is seen (inspect before it), so the structure certainly has
+        # room for the empty one (were it in doubt, STRUCTURE_FULL is admissible too: reason precedence)
+        cfg(ovflwstr=None, size=6158, ovflwmax=10),
+        [Inspect(), put("Q1", 600), FAIL, put("Q1", 0)],
         post(Put, full_instead_of_fenced),
     ),
     mutant(
