@@ -110,16 +110,50 @@ def _cqs_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]
     }  # fmt: skip
 
 
+#: The rule families each kind of operation (a maker of :func:`generate`) is for; puts, gets and
+#: ``inspect`` serve every family.  A campaign leaves out the kinds of families an implementation
+#: does not claim (and the kinds it answers "not supported": :mod:`spark_fuzz.support`).
+MAKER_FAMILIES: dict[str, frozenset[str]] = {
+    "commit": frozenset({"QUEUE", "QDEPTH", "CAPACITY"}), "backout": frozenset({"QUEUE", "QDEPTH", "CAPACITY"}),
+    "set_perfmev": frozenset({"QDEPTH"}), "alter_queue": frozenset({"QDEPTH"}),
+    "start_stop": frozenset({"QUEUE", "RECOVERY", "QDEPTH"}),
+    "backup": frozenset({"RECOVERY"}), "fail": frozenset({"RECOVERY"}), "recover": frozenset({"RECOVERY"}),
+    "setxcf_alter": frozenset({"CAPACITY"}),
+    "alter_outcome": frozenset({"CQS"}), "set_overflow_exit": frozenset({"CQS"}), "advance_clock": frozenset({"CQS"}),
+}  # fmt: skip
+#: The operation kinds (``KIND``) each maker produces.
+MAKER_KINDS: dict[str, tuple[str, ...]] = {"start_stop": ("start_qmgr", "stop_qmgr"), "fail": ("fail_structure",)}
+#: Makers every trace keeps (swarm testing never drops them).
+ALWAYS = ("put", "get")
+
+
+def maker_keys(profile: str) -> tuple[str, ...]:
+    """The kinds of operation :func:`generate` draws from for ``profile``."""
+    rng = random.Random(0)
+    config = mq_config(rng) if profile == "mq" else cqs_config(rng)
+    return tuple(_mq_makers(rng, config) if profile == "mq" else _cqs_makers(rng, config))
+
+
+def probe(profile: str, key: str) -> tuple[Config, Any]:
+    """A configuration and one operation of maker ``key``: does the implementation support the kind?"""
+    rng = random.Random(f"cfconform:probe:{profile}:{key}")
+    config = mq_config(rng) if profile == "mq" else cqs_config(rng)
+    makers = _mq_makers(rng, config) if profile == "mq" else _cqs_makers(rng, config)
+    return config, makers[key](0)
+
+
 #: Relative weights: puts and gets dominate, as in real workloads.
 WEIGHTS = {"put": 8, "get": 6, "commit": 2, "backout": 1, "alter_outcome": 3, "advance_clock": 2}
 
 
-def generate(seed: int, profile: str, steps: int) -> tuple[Config, list[Any]]:
-    """A configuration and ``steps`` operations, a pure function of ``(seed, profile, steps)``."""
+def generate(seed: int, profile: str, steps: int, skip: tuple[str, ...] = ()) -> tuple[Config, list[Any]]:
+    """A configuration and ``steps`` operations, a pure function of ``(seed, profile, steps, skip)``;
+    ``skip``: makers never used (an implementation's unclaimed or unsupported kinds)."""
     rng = random.Random(f"cfconform:{profile}:{seed}")
     config = mq_config(rng) if profile == "mq" else cqs_config(rng)
     makers = _mq_makers(rng, config) if profile == "mq" else _cqs_makers(rng, config)
-    kinds = [k for k in makers if k in ("put", "get") or rng.random() < 0.6]  # swarm: drop some kinds
+    kinds = [k for k in makers if k in ALWAYS or rng.random() < 0.6]  # swarm: drop some kinds
+    kinds = [k for k in kinds if k not in skip or k in ALWAYS]
     weights = [WEIGHTS.get(k, 1) for k in kinds]
     chosen = rng.choices(kinds, weights, k=steps)
     return config, [makers[k](i) for i, k in enumerate(chosen)]

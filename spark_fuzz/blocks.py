@@ -25,7 +25,7 @@ SEED_STRIDE = 1_000_003
 PROFILE_CHOICES = ("mq", "cqs", "both")
 #: The arguments that define a campaign's results; a resumed run must repeat them exactly.
 MIN_DEFAULT_BLOCK, MAX_DEFAULT_BLOCK = 100, 2000
-IDENTITY_FIELDS = ("adapter", "traces", "steps", "seed", "profiles", "block_size", "full_traces")
+IDENTITY_FIELDS = ("adapter", "traces", "steps", "seed", "profiles", "block_size", "full_traces", "skip")
 
 
 def _profiles(value: Iterable[str] | str) -> tuple[str, ...]:
@@ -57,6 +57,8 @@ class CampaignSpec:
     block_size: int = 1000
     full_traces: bool = False
     timeout: float = 10.0
+    #: Makers of operations the campaign never generates (:mod:`spark_fuzz.support`).
+    skip: tuple[str, ...] = attrs.field(default=(), converter=tuple)
 
     def validate(self) -> CampaignSpec:
         """Raise :class:`ConfigurationError` naming the first bad argument; return self."""
@@ -78,10 +80,13 @@ class CampaignSpec:
 
     def identity(self) -> dict[str, Any]:
         """The arguments that fix the campaign's results (JSON-safe)."""
-        return {
+        out = {
             "adapter": self.adapter, "traces": self.traces, "steps": self.steps, "seed": self.seed,
             "profiles": list(self.profiles), "block_size": self.block_size, "full_traces": self.full_traces,
         }  # fmt: skip
+        if self.skip:  # (absent when empty: campaigns that skip nothing keep their IDs)
+            out["skip"] = list(self.skip)
+        return out
 
     @property
     def campaign_id(self) -> str:

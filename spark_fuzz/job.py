@@ -43,7 +43,7 @@ from pyspark.sql import functions as F
 
 from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 from spark_fuzz import diff as diffing
-from spark_fuzz import shard, triage
+from spark_fuzz import shard, support, triage
 from spark_fuzz.blocks import (
     SEED_STRIDE,
     Block,
@@ -506,6 +506,9 @@ def fuzz_main(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     caps = probe_capabilities(spec)
     spec = narrow_profiles(spec, caps, asked_both=args.profile == "both")
+    spec = attrs.evolve(spec, skip=support.skipped(shard.adapter_loader(spec), caps, spec.profiles))
+    if spec.skip:
+        _say(f"not generated for this implementation (unclaimed or not supported): {', '.join(spec.skip)}")
     arguments = {k: v for k, v in vars(args).items() if not k.startswith("_") and not callable(v)}
     with session(args.master, f"cfconform-fuzz {spec.campaign_id}", spark_conf(args.conf)) as spark:
         arguments["master"] = spark.sparkContext.master

@@ -144,7 +144,7 @@ def run_block(block: Block, spec: CampaignSpec, slot: AdapterSlot | None = None)
     try:
         for index in block.indexes():
             seed, profile = trace_seed(spec.seed, index), trace_profile(spec.profiles, index)
-            config, ops = generate(seed, profile, spec.steps)
+            config, ops = generate(seed, profile, spec.steps, spec.skip)
             adapter, caps = slot.get()
             result = run_trace(adapter, config, ops, caps=caps)
             steps += result.steps_checked

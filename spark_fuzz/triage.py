@@ -65,7 +65,7 @@ def regenerate(spec: CampaignSpec, example: Example) -> tuple[Any, list[Any]]:
         example.profile
     ):
         raise ValueError(f"trace {example.trace} of campaign seed {spec.seed} is not seed {example.seed}")
-    config, ops = generate(example.seed, example.profile, spec.steps)
+    config, ops = generate(example.seed, example.profile, spec.steps, spec.skip)
     return config, (ops[: example.trace_length] if example.trace_length > 0 else ops)
 
 
