@@ -30,6 +30,8 @@ _USAGE = ("SIZING-005", "OFFLOAD-005", "CAPACITY-010", "CQS-011", "CQS-017", "CQ
           "CAPACITY-004", "CAPACITY-001", "RECOVERY-003", "RECOVERY-004", "RECOVERY-005", "QUEUE-002",
           "QUEUE-003")  # fmt: skip
 
+#: What RECOVER CFSTRUCT leaves for the gets after it (most specific first).
+_RECOVERED = ("RECOVERY-005", "RECOVERY-004", "RECOVERY-003")
 #: The rule that raises each kind of queue depth event.
 EVENT_KIND_RULES = {"QDPHI": ("QDEPTH-001",), "QDPLO": ("QDEPTH-002",), "QFULL": ("QDEPTH-003",)}
 _EVENTS = ("QDEPTH-001", "QDEPTH-002", "QDEPTH-003", "QDEPTH-009", "QDEPTH-010", "QDEPTH-011", "QDEPTH-008",
@@ -39,7 +41,7 @@ _EVENTS = ("QDEPTH-001", "QDEPTH-002", "QDEPTH-003", "QDEPTH-009", "QDEPTH-010",
 FIELD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("offloaded", ("OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-003", "OFFLOAD-012", "CFLEVEL-006")),
     ("location", ("OFFLOAD-006", "CFLEVEL-006")),
-    ("tag", ("QUEUE-001", "QUEUE-002", "QUEUE-003", "RECOVERY-003", "RECOVERY-004", "RECOVERY-008")),
+    ("tag", ("RECOVERY-005", "RECOVERY-004", "RECOVERY-003", "QUEUE-001", "QUEUE-002", "QUEUE-003", "RECOVERY-008")),
     ("events", _EVENTS),
     (".qdphiev", _QDEPTH_SWITCHES), (".qdploev", _QDEPTH_SWITCHES), (".qdpmaxev", _QDEPTH_SWITCHES),
     (".overflow_queues", ("CQS-006", "CQS-007", "CQS-009", "CQS-010", "CQS-013", "CQS-018")),
@@ -86,6 +88,9 @@ def blame(expected: Outcome, observed: Outcome, diff: FieldDiff | None) -> tuple
         found = REASON_RULES.get(observed.reason, ()) + REASON_RULES.get(expected.reason, ())
         if not found or expected.reason in COMMAND_REASONS or observed.reason in COMMAND_REASONS:
             found = expected.rules + found  # a command's rules, not another command's reason's
+        recovered = _only_in_play(_RECOVERED, expected)
+        if recovered and expected.kind == "get":  # what a get after RECOVER finds is the recovery's
+            found = (*recovered, *found)
         if expected.ok and "SIZING-001" in expected.rules:  # refused though Table 2 leaves room
             found = (*found, "SIZING-001")
         if expected.ok and "TOPOLOGY-006" in expected.rules:  # refused with all 32 queue managers defined

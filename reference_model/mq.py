@@ -203,9 +203,10 @@ def get(model: Model, op: Get) -> Outcome:
         return Outcome("get", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
     if s is not None and s.failed:
         return Outcome("get", False, MQRC_CF_STRUC_FAILED, ("RECOVERY-002",))
+    after = _after_recovery(q)
     index = next((i for i, m in enumerate(q.msgs) if not m.uncommitted and not m.locked), None)
     if index is None:
-        return Outcome("get", False, MQRC_NO_MSG_AVAILABLE, ("QUEUE-001", "QUEUE-002"))
+        return Outcome("get", False, MQRC_NO_MSG_AVAILABLE, ("QUEUE-001", "QUEUE-002", *after))
     msg = q.msgs[index]
     if op.syncpoint:
         msg.locked = True
@@ -218,7 +219,7 @@ def get(model: Model, op: Get) -> Outcome:
         q.stats[op.qmgr] = [0, 1]
     else:
         stats[1] += 1
-    rules = _GET_SYNC if op.syncpoint else _GET_FREED if s is not None else _GET_OK
+    rules = (_GET_SYNC if op.syncpoint else _GET_FREED if s is not None else _GET_OK) + after
     fired = ()
     d = q.defn
     if q.lo:
@@ -231,6 +232,14 @@ def get(model: Model, op: Get) -> Outcome:
     return Outcome(
         "get", True, rules=rules, tag=msg.tag, events=fired, signals=model.full_signals(s), usage=s.pools.as_tuple()
     )
+
+
+def _after_recovery(q: Queue) -> tuple[str, ...]:
+    """The recovery rules a get names while it finds what RECOVER CFSTRUCT left (see :func:`_recovered`)."""
+    if q.recovery_left <= 0:
+        return ()
+    q.recovery_left -= 1
+    return q.recovery
 
 
 def _settle(model: Model, qm: Qmgr, commit: bool) -> tuple[str, ...]:
@@ -377,6 +386,7 @@ def recover(model: Model, op: Recover) -> Outcome:
         return Outcome("recover", False, CMD_NOT_FAILED, ("RECOVERY-006",))
     if op.purge:
         s.failed, s.failure_snapshot = False, {}
+        _recovered(model, s, ("RECOVERY-005",))
         return Outcome("recover", rules=("RECOVERY-005",), signals=model.full_signals(s))
     if not s.backup_taken:
         return Outcome("recover", False, CMD_NO_BACKUP, ("RECOVERY-007",))
@@ -388,6 +398,15 @@ def recover(model: Model, op: Recover) -> Outcome:
             s.pools.entries_used += 1
             s.pools.elements_used += m.elements
     s.failed, s.failure_snapshot = False, {}
+    _recovered(model, s, ("RECOVERY-004", "RECOVERY-003"))
     return Outcome(
         "recover", rules=("RECOVERY-003", "RECOVERY-004"), signals=model.full_signals(s), usage=s.pools.as_tuple()
     )
+
+
+def _recovered(model: Model, s: Structure, rules: tuple[str, ...]) -> None:
+    """The gets that find what RECOVER left on ``s``'s queues name ``rules`` (narrower than the
+    queue rules when what they find departs: blame)."""
+    for q in model.queues.values():
+        if q.defn.cfstruct == s.defn.name:
+            q.recovery, q.recovery_left = rules, len(q.msgs) + 1

@@ -148,7 +148,7 @@ class Structure:
 class Queue:
     """A queue, its messages in put order, its event switches and statistics."""
 
-    __slots__ = ("defn", "depth", "hi", "lo", "max", "msgs", "stats")
+    __slots__ = ("defn", "depth", "hi", "lo", "max", "msgs", "recovery", "recovery_left", "stats")
 
     def __init__(self, defn: QueueDef) -> None:
         self.defn = defn
@@ -158,10 +158,15 @@ class Queue:
         self.lo = defn.qdploev
         self.max = defn.qdpmaxev
         self.stats: dict[str, list[int]] = {}
+        #: After RECOVER CFSTRUCT: the recovery rules that decide what the next gets find, for
+        #: ``recovery_left`` more gets (what was restored, and one more).
+        self.recovery: tuple[str, ...] = ()
+        self.recovery_left = 0
 
     def clone(self) -> Queue:
         q = Queue.__new__(Queue)
         q.defn, q.depth, q.hi, q.lo, q.max = self.defn, self.depth, self.hi, self.lo, self.max
+        q.recovery, q.recovery_left = self.recovery, self.recovery_left
         q.msgs = [m.clone() for m in self.msgs]
         q.stats = {k: list(v) for k, v in self.stats.items()}
         return q
