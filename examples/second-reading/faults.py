@@ -221,6 +221,19 @@ FAULTS = [
          description="DEFINE QLOCAL QSGDISP(SHARED) accepts a CFSTRUCT that is not defined.",
          scenario={"config": mq(), "ops": [{"op": "define_queue", "queue": qu(name="Q2", cfstruct="NOPE")}]},
          step=0),
+    dict(id="TOP-CFNAME-NOPAD", family="TOPOLOGY", source="ibm-facts 2.6; " + S003,
+         sentence="It is prefixed by the QSG name, \"always four characters, padded with @ symbols if necessary\" "
+                  "(for example NY03 + PRODUCT7 -> NY03PRODUCT7). / CFSTRUCT(MYDATA) defined in queue-sharing "
+                  "group starting with SQ03 would use coupling facility list structure SQ03MYDATA.",
+         description="The CFRM structure name is the QSG name as is, not padded with @: QSG QS and APP1 give QSAPP1 "
+                     "instead of QS@@APP1.",
+         scenario={"config": mq(qsg="QS"), "ops": [INSPECT]}, step=0),
+    dict(id="TOP-ADMIN-SMALL", family="TOPOLOGY", source=S001,
+         sentence="The administrative structure (qsg-nameCSQ_ADMIN) must be large enough to contain 1000 list "
+                  "entries for each queue manager in the queue sharing group.",
+         description="CSQ_ADMIN's list entries are charged like an application structure's (one entry plus six "
+                     "elements), so at Table 1's size for 3 queue managers it offers 2454 entries, fewer than 3000.",
+         scenario={"config": mq(qmgrs=["QM01", "QM02", "QM03"]), "ops": [INSPECT]}, step=0),
     # ------------------------------------------------------------------ QDEPTH
     dict(id="QD-HI-STRICT", family="QDEPTH", source="ibm-facts 4.1",
          sentence="Queue Depth High: an MQPUT/MQPUT1 \"has caused the queue depth to be incremented to, or greater than\" the QDepthHighLimit",

@@ -43,6 +43,11 @@ ADMIN_TABLE_14 = [6144, 6912, 7976, 8704, 9728, 10496, 11520, 12288, 13056, 1408
                   23296, 24320, 25088, 25856, 27136, 27904, 28672, 29696, 30464, 31232, 32256]
 # MQ V6 / CFCC 9 edition (ibm-facts 6.2): known points, interpolated upwards
 ADMIN_TABLE_9_POINTS = {1: 2560, 2: 3328, 4: 4608, 8: 7680, 16: 13568, 31: 24832}
+# CSQ_ADMIN "must be large enough to contain 1000 list entries for each queue manager"
+# (seed 001). My accounting for it: no user data is held there, so each list entry
+# carries one 512-byte element at most: 256 + 512 bytes = 0.75 KB per entry.
+ADMIN_ENTRIES_PER_QMGR = 1000
+ADMIN_ENTRY_BYTES = ENTRY_BYTES + ELEMENT_BYTES
 
 MQ_STRUCT_RE = re.compile(r"^[A-Z][A-Z0-9]{0,11}$")
 ZOS_STRUCT_RE = re.compile(r"^[A-Z][A-Z0-9$@#_]{0,15}$")
@@ -355,7 +360,34 @@ class Engine:
             if need is not None and asz < need:
                 raise bad("admin_size_kb", asz,
                           f">= {need} KB for {len(qmgrs)} queue managers (CSQ_ADMIN sizing table)", 13)
+        self.admin_size_kb, self.admin_entries = self.admin_sizing(at, asz, len(qmgrs))
         self.opened = True
+
+    def admin_sizing(self, table, size_kb, n):
+        """CSQ_ADMIN as this implementation allocates it: (size in KB, list entries).
+        Given admin_size_kb is taken as is (open has checked it against the table);
+        otherwise the largest of the minimums that apply: Table 1 (CFCC 14, seed 001),
+        the configured edition's minimum, and room for 1000 list entries per queue
+        manager defined to the group."""
+        if size_kb is None:
+            need = [self.admin_required("cfcc14", n),
+                    ceil_div(ADMIN_ENTRIES_PER_QMGR * n * ADMIN_ENTRY_BYTES, KB)]
+            edition = self.admin_required(table, n)
+            if edition is not None:
+                need.append(edition)
+            size_kb = max(need)
+        per_entry = ADMIN_ENTRY_BYTES
+        if self.F("TOP-ADMIN-SMALL"):
+            # (fault) admin entries charged like an application structure's default set
+            per_entry = ENTRY_BYTES + STRUCT_DEFAULTS["ratio"] * ELEMENT_BYTES
+        return size_kb, (size_kb * KB) // per_entry
+
+    def cfname(self, name):
+        """CFRM structure name: the QSG name padded with @ to four characters, then the
+        CFSTRUCT name (seed 003 "SQ03MYDATA"; ibm-facts 2.6 "padded with @ symbols")."""
+        if self.F("TOP-CFNAME-NOPAD"):
+            return self.qsg + name
+        return self.qsg.ljust(4, "@") + name
 
     def admin_required(self, table, n):
         if table in ("cfcc14", "14", "current"):
@@ -1296,6 +1328,8 @@ class Engine:
             d = {"status": st.status, "size_kb": p.size_kb, "entries_used": p.eu,
                  "entries_total": p.et, "elements_used": p.elu, "elements_total": p.elt,
                  "full_warning": st.full_warning}
+            if self.profile == "mq":
+                d["cfname"] = self.cfname(n)
             if self.profile == "cqs":
                 d["alter_pending"] = False
                 d["overflow_mode"] = st.overflow_mode
@@ -1310,9 +1344,12 @@ class Engine:
                 d = {"depth": q.depth(), "qdphiev": q.hiev, "qdploev": q.loev, "qdpmaxev": q.maxev}
             queues[n] = dict(sorted(d.items()))
         qmgrs = {n: {"active": v["active"], "perfmev": v["perfmev"]} for n, v in self.qmgrs.items()}
-        out["value"] = {"clock": self.clock, "qmgrs": dict(sorted(qmgrs.items())),
-                        "queues": dict(sorted(queues.items())),
-                        "structures": dict(sorted(structs.items()))}
+        value = {"clock": self.clock, "qmgrs": dict(sorted(qmgrs.items())),
+                 "queues": dict(sorted(queues.items())),
+                 "structures": dict(sorted(structs.items()))}
+        if self.profile == "mq":
+            value["admin"] = {"entries_total": self.admin_entries, "size_kb": self.admin_size_kb}
+        out["value"] = dict(sorted(value.items()))
 
 
 # ---------------------------------------------------------------- server
