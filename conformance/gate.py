@@ -55,12 +55,11 @@ def run_gate(
     if patterns:
         chosen = tuple(p for p in chosen if any(p in r.profiles for r in RULES if matches(r.id, patterns)))
     begin = time.perf_counter()
+    # --rules: generation keeps to the probes that reach a selected rule's family
+    families = frozenset(r.family for r in RULES if matches(r.id, patterns)) if patterns else None
+    masked = frozenset(d.rule for d in deviations) | unselected
     with reusing(adapter_factory) as shared:
-        runs = [
-            run
-            for p in chosen
-            for run in explore(shared, p, hypothesis_profile, seed, frozenset(d.rule for d in deviations) | unselected)
-        ]
+        runs = [run for p in chosen for run in explore(shared, p, hypothesis_profile, seed, masked, families)]
     failures = tuple(_failure(r) for r in runs if r.failure is not None and r.failure.verdict != "pass")
     failing = {rule for f in failures if f.kind == "divergence" for rule in f.rules}
     # a known deviation is masked while exploring: its divergences end their cases unjudged
@@ -117,6 +116,7 @@ def explore(
     hypothesis_profile: str,
     seed: int | None,
     masked: frozenset[str] = frozenset(),
+    families: frozenset[str] | None = None,
 ) -> list[MachineRun]:
     """Every failing rule a profile's generation reaches, each with its own shortest reproducer.
 
@@ -127,7 +127,9 @@ def explore(
     """
     runs: list[MachineRun] = []
     for _ in range(MAX_ROUNDS):
-        run = run_machine(adapter_factory, profile, hypothesis_profile=hypothesis_profile, seed=seed, masked=masked)
+        run = run_machine(
+            adapter_factory, profile, hypothesis_profile=hypothesis_profile, seed=seed, masked=masked, families=families
+        )
         runs.append(run)
         found = run.failure
         if found is None or found.verdict != "fail" or found.divergence is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -32,6 +32,7 @@ from properties.generator import RandomDraw
 from properties.mq_offload import OFFLOAD_PATTERNS
 from properties.mq_probes import NO_STRUCTURE, OTHER_KEYWORDS, STRUCTURE_NAMES
 from properties.mq_traffic import DISPUTED_LENGTHS
+from properties.reach import reaches
 from reference_model.config import Config
 from reference_model.units import KB
 
@@ -145,19 +146,24 @@ CASES = {"dev": 40, "ci": 900, "nightly": 2700}
 REDRAWS = 4
 
 
-def calls(profile: str) -> Iterator[Call]:
-    """The profile's probe calls, the families taking turns (each family's first call comes first)."""
-    lists = list(FAMILIES[profile].values())
+def calls(profile: str, families: Iterable[str] | None = None) -> Iterator[Call]:
+    """The profile's probe calls, the families taking turns (each family's first call comes first);
+    with ``families``, only the probes that reach one of them (``--rules``)."""
+    lists = [[c for c in calls if reaches(c[0], families)] for calls in FAMILIES[profile].values()]
     for row in itertools.zip_longest(*lists):
         yield from (call for call in row if call is not None)
 
 
-def run_directed(machine: type[MachineBase], profile: str, cases: int, seed: int | None) -> None:
+def run_directed(
+    machine: type[MachineBase], profile: str, cases: int, seed: int | None, families: Iterable[str] | None = None
+) -> None:
     """Run up to ``cases`` directed cases; what they find goes to ``machine.recorder`` as for a
     generated case.  Stops once the recorder would stop generating (enough failures, or the first
     one when only the verdict is wanted)."""
     rec = machine.recorder
-    everything = list(calls(profile))
+    everything = list(calls(profile, families))
+    if not everything:
+        return
     for i, (name, kwargs) in enumerate(itertools.islice(itertools.cycle(everything), cases)):
         if rec.failures and not rec.keep_looking():
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -56,6 +56,7 @@ def run_machine(
     reproduce: bool = True,
     masked: frozenset[str] = frozenset(),
     directed: int | None = None,
+    families: Iterable[str] | None = None,
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
@@ -68,7 +69,7 @@ def run_machine(
     minimised trace is the reported failure.  Divergences blamed only on ``masked`` rules end their
     case unjudged (the gate masks what it has already found, to explore on).
     """
-    machine = machine_for(adapter_factory, profile)
+    machine = machine_for(adapter_factory, profile, families)
     if directed is None:  # explicit settings (tests) run generation alone unless told otherwise
         directed = DIRECTED_CASES.get(hypothesis_profile, 0) if settings is None else 0
     machine.recorder.masked = masked
@@ -79,7 +80,7 @@ def run_machine(
     start = time.perf_counter()
     error = None
     try:
-        run_directed(machine, profile, directed, seed)
+        run_directed(machine, profile, directed, seed, families)
         with seed_alone():
             if not (machine.recorder.failures and not machine.recorder.keep_looking()):
                 run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
