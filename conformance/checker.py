@@ -187,6 +187,19 @@ def _adopt_sizes(model: Model, observed: Outcome) -> None:
             s.size_kb, s.size_known = size, True
 
 
+def _optional_judged(op: Any, observed: Outcome) -> tuple[str, ...]:
+    """The rules an ``inspect`` judged through the optional keys the implementation reported
+    (docs/PROTOCOL.md, Inspect): CSQ_ADMIN (TOPOLOGY-007/008), structures' cfname (TOPOLOGY-010)."""
+    value = observed.value if isinstance(op, Inspect) and isinstance(observed.value, Mapping) else {}
+    rules: tuple[str, ...] = ()
+    if isinstance(value.get("admin"), Mapping):
+        rules += ("TOPOLOGY-007", "TOPOLOGY-008") if "size_kb" in value["admin"] else ("TOPOLOGY-007",)
+    structures = value.get("structures")
+    if isinstance(structures, Mapping) and any(isinstance(s, Mapping) and "cfname" in s for s in structures.values()):
+        rules += ("TOPOLOGY-010",)
+    return rules
+
+
 def _moved_off(model: Model, op: Any, expected: Outcome, hint: Observed, structure: str | None) -> FieldDiff | None:
     """CQS-011: an alter failure that moves approved queues' data objects to the overflow structure
     lowers the primary structure's usage."""
@@ -311,7 +324,7 @@ class Checker:
         self.alive = [c for c, _ in survivors][:MAX_ALIVE]
         self.pinned |= {k for k in AMBIGUITIES if getattr(self.alive[0].readings, k) != getattr(before, k)}
         expected = survivors[0][1]
-        return StepVerdict(index, expected, observed, None, expected.rules)
+        return StepVerdict(index, expected, observed, None, expected.rules + _optional_judged(op, observed))
 
     def _sync_view(self, op: Any, structure: str | None, after: dict[str, tuple[int, int, int, int]]) -> None:
         """Keep the implementation's usage current: what a step reports replaces what was known; a

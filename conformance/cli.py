@@ -5,13 +5,15 @@ Each subcommand is a module in :mod:`conformance.commands` exposing ``NAME``,
 scanning that package, so adding a command never edits this file.
 
 Exit codes (documented in README.md): 0 conforms / success, 1 does not
-conform, 2 usage or configuration error, 3 adapter or protocol error.
+conform, 2 usage or configuration error, 3 implementation or protocol error (or a run that
+could not complete), 4 nothing judged.  A tool failure never exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import logging
 import pkgutil
 import sys
@@ -31,7 +33,10 @@ def _commands() -> list:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cfconform", description=__doc__.splitlines()[0])
-    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log detail to stderr")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected error")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for mod in _commands():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
@@ -53,6 +58,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigurationError as err:
         print(f"cfconform: configuration error: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("cfconform: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:
+        if args.debug:
+            raise
+        # never exit 1 ("does not conform") for a tool failure; one line, the traceback with --debug
+        usage = isinstance(err, OSError) and getattr(err, "filename", None) is not None
+        kind = "cannot use a path" if usage else "the run could not complete"
+        print(f"cfconform {args.command}: {kind}: {type(err).__name__}: {err} (--debug shows where)", file=sys.stderr)
+        return EXIT_USAGE if usage else EXIT_ADAPTER
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("cfconform")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 if __name__ == "__main__":

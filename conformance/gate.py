@@ -27,7 +27,9 @@ from reference_model.codec import config_from_record, op_from_record
 from reference_model.model import Model
 from reference_model.rules import RULES
 
-EXIT_OK, EXIT_NONCONFORMING, EXIT_ADAPTER = 0, 1, 3
+EXIT_OK, EXIT_NONCONFORMING, EXIT_ADAPTER, EXIT_NOTHING_JUDGED = 0, 1, 3, 4
+#: Verdicts that judged a rule (anything else: static, not claimed, not reached).
+JUDGED = ("pass", "fail", "known-deviation")
 
 
 def run_gate(
@@ -40,6 +42,7 @@ def run_gate(
     deviations: Sequence[Deviation] = (),
     today: dt.date | None = None,
     started: str = "",
+    watch: Callable[[str, Any], None] | None = None,
 ) -> GateResult:
     """Run the gate and judge every rule (see README: exit codes)."""
     probe = adapter_factory()
@@ -59,7 +62,7 @@ def run_gate(
     families = frozenset(r.family for r in RULES if matches(r.id, patterns)) if patterns else None
     masked = frozenset(d.rule for d in deviations) | unselected
     with reusing(adapter_factory) as shared:
-        runs = [run for p in chosen for run in explore(shared, p, hypothesis_profile, seed, masked, families)]
+        runs = [run for p in chosen for run in explore(shared, p, hypothesis_profile, seed, masked, families, watch)]
     failures = tuple(_failure(r) for r in runs if r.failure is not None and r.failure.verdict != "pass")
     failing = {rule for f in failures if f.kind == "divergence" for rule in f.rules}
     # a known deviation is masked while exploring: its divergences end their cases unjudged
@@ -117,6 +120,7 @@ def explore(
     seed: int | None,
     masked: frozenset[str] = frozenset(),
     families: frozenset[str] | None = None,
+    watch: Callable[[str, Any], None] | None = None,
 ) -> list[MachineRun]:
     """Every failing rule a profile's generation reaches, each with its own shortest reproducer.
 
@@ -128,8 +132,9 @@ def explore(
     runs: list[MachineRun] = []
     for _ in range(MAX_ROUNDS):
         run = run_machine(
-            adapter_factory, profile, hypothesis_profile=hypothesis_profile, seed=seed, masked=masked, families=families
-        )
+            adapter_factory, profile, hypothesis_profile=hypothesis_profile, seed=seed, masked=masked,
+            families=families, watch=watch,
+        )  # fmt: skip
         runs.append(run)
         found = run.failure
         if found is None or found.verdict != "fail" or found.divergence is None:
@@ -193,6 +198,8 @@ def _exit_code(
         return EXIT_NONCONFORMING
     if any(f.kind == "divergence" for f in failures) and not any(r.verdict == "known-deviation" for r in matrix):
         return EXIT_NONCONFORMING
+    if not any(r.verdict in JUDGED for r in matrix):  # no rule selected, claimed or reached: not a pass
+        return EXIT_NOTHING_JUDGED
     return EXIT_OK
 
 

@@ -57,6 +57,7 @@ def run_machine(
     masked: frozenset[str] = frozenset(),
     directed: int | None = None,
     families: Iterable[str] | None = None,
+    watch: Callable[[str, Any], None] | None = None,
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
@@ -70,6 +71,8 @@ def run_machine(
     case unjudged (the gate masks what it has already found, to explore on).
     """
     machine = machine_for(adapter_factory, profile, families)
+    if watch is not None:  # progress: the recorder's counts are read while the machine runs
+        watch(profile, machine.recorder)
     if directed is None:  # explicit settings (tests) run generation alone unless told otherwise
         directed = DIRECTED_CASES.get(hypothesis_profile, 0) if settings is None else 0
     machine.recorder.masked = masked

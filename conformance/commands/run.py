@@ -9,8 +9,10 @@ Examples::
 Writes to ``--report-dir`` (default ``cfconform-report/``): ``results.jsonl`` (one
 GateResult record appended per run), ``report.md``, ``report.html``, ``junit.xml``
 and, per failure, ``reproducers/<rule>-<hash>.json`` with a standalone
-``reproducers/test_<rule>_<hash>.py``.  Exit codes: 0 conforms, 1 does not,
-2 usage or configuration error, 3 adapter fault.
+``reproducers/test_<rule>_<hash>.py``.  Exit codes: 0 conforms (with at least one rule
+judged), 1 does not, 2 usage or configuration error (an unwritable ``--report-dir`` is found
+before the implementation starts), 3 implementation or protocol error, 4 nothing judged (no rule
+selected, claimed or reached).  Progress goes to stderr (``-q``: none).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import random
 import shlex
 import sys
@@ -120,34 +123,71 @@ def summary_lines(record: dict[str, Any], spec: str, report_dir: Path, junit: Pa
     return lines
 
 
+def unwritable(directory: Path) -> str | None:
+    """Why files cannot be written in ``directory`` (created if missing), or None if they can."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f".cfconform-write-test-{os.getpid()}"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as err:
+        return f"not a writable directory ({err.strerror or err})"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from conformance.deviations import load_deviations
-    from conformance.gate import run_gate
+    from conformance.gate import EXIT_NOTHING_JUDGED, run_gate
+    from conformance.progress import Progress
     from conformance.reproducer import adapter_factory
+    from conformance.results import matches
+    from properties.directed import CASES as DIRECTED_CASES
     from properties.profiles import PROFILES
+    from reference_model.rules import RULES
 
     if args.hypothesis_profile not in PROFILES:
         print(f"cfconform run: unknown Hypothesis profile {args.hypothesis_profile!r}", file=sys.stderr)
         return EXIT_USAGE
     deviations = load_deviations(args.deviations) if args.deviations else ()
+    report_dir = Path(args.report_dir)
+    junit = Path(args.junit) if args.junit else None
+    for option, path in (("--report-dir", report_dir), ("--junit", junit.parent if junit else None)):
+        problem = unwritable(path) if path is not None else None
+        if problem:  # before the implementation starts: the results must not be lost at the end
+            print(f"cfconform run: {option} {path}: {problem}", file=sys.stderr)
+            return EXIT_USAGE
     factory, spec = adapter_factory(args.adapter, args.adapter_cmd, timeout=args.timeout)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rules = [p.strip() for p in args.rules.split(",") if p.strip()] if args.rules else None
+    if rules is not None and not any(matches(r.id, rules) for r in RULES):
+        print(f"cfconform run: --rules {args.rules}: matches no rule ID (cfconform rules lists them); "
+              "nothing to judge", file=sys.stderr)  # fmt: skip
+        return EXIT_NOTHING_JUDGED
     started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    expected_cases = len(args.profile or ("mq", "cqs")) * (
+        DIRECTED_CASES.get(args.hypothesis_profile, 0) + PROFILES[args.hypothesis_profile].max_examples
+    )
+    progress = Progress("cfconform run", expected_cases, quiet=getattr(args, "quiet", False))
     try:
-        result = run_gate(
-            factory,
-            profiles=args.profile,
-            hypothesis_profile=args.hypothesis_profile,
-            seed=seed,
-            rules=rules,
-            deviations=deviations,
-            today=dt.date.today(),
-            started=started,
-        )
+        with progress:
+            result = run_gate(
+                factory,
+                profiles=args.profile,
+                hypothesis_profile=args.hypothesis_profile,
+                seed=seed,
+                rules=rules,
+                deviations=deviations,
+                today=dt.date.today(),
+                started=started,
+                watch=progress.watch,
+            )
     except AdapterError as err:
         print(f"cfconform run: adapter error before any trace ran: {err}", file=sys.stderr)
         return EXIT_ADAPTER
+    if not result.profiles and rules is not None:  # the selected rules apply to no profile it claims
+        print(f"cfconform run: --rules {args.rules}: no selected rule applies to a profile the adapter "
+              "claims; nothing judged", file=sys.stderr)  # fmt: skip
+        return EXIT_NOTHING_JUDGED
     if not result.profiles:
         claimed = ",".join(result.capabilities.get("profiles", []))
         print(
@@ -155,8 +195,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    report_dir = Path(args.report_dir)
-    junit = Path(args.junit) if args.junit else None
     result = write_reports(result, report_dir, spec, junit)
     print("\n".join(summary_lines(result.to_record(), spec, report_dir, junit)))
     return result.exit_code

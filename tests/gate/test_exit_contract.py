@@ -1,0 +1,93 @@
+"""The exit-code contract (README, issue 24): 0 conforms with something judged, 1 does not conform,
+2 usage or configuration, 3 implementation or protocol, 4 nothing judged; errors in one line, found
+before the work starts; progress on stderr."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.progress import Progress
+
+REPO = Path(__file__).resolve().parents[2]
+FAST = ["--hypothesis-profile", "dev", "--seed", "1", "--profile", "mq"]
+
+
+def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_rules_matching_nothing_exit_4_with_one_line():
+    done = _cli("run", "--adapter", "reference", *FAST, "--rules", "NOPE-*")
+    assert (done.returncode, len(done.stderr.strip().splitlines()), "Traceback" in done.stderr) == (4, 1, False)
+
+
+def test_an_unwritable_report_dir_exits_2_before_the_implementation_starts(tmp_path: Path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    start = time.monotonic()
+    done = _cli("run", "--adapter", "tests.gate.faulty:Crashes", *FAST, "--report-dir", str(blocker / "sub"))
+    assert (done.returncode, "--report-dir" in done.stderr, "Traceback" in done.stderr) == (2, True, False)
+    assert time.monotonic() - start < 10  # the gate never ran
+
+
+def test_version_is_printed(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert (exc.value.code, capsys.readouterr().out.startswith("cfconform ")) == (0, True)
+
+
+def test_an_unexpected_error_is_one_line_and_never_exit_1(monkeypatch: pytest.MonkeyPatch, capsys):
+    import conformance.commands.rules as rules_command
+
+    def broken(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(rules_command, "run", broken)
+    code = main(["rules"])
+    err = capsys.readouterr().err
+    assert (code, err.count("\n"), "Traceback" in err, "boom" in err) == (3, 1, False, True)
+
+
+def test_progress_reports_within_two_seconds_and_says_done():
+    class Recorder:
+        cases, steps, first_failure_at = 0, 0, None
+
+    lines: list[str] = []
+
+    class Stream:
+        def write(self, text: str) -> None:
+            lines.extend(t for t in text.splitlines() if t)
+
+        def flush(self) -> None:
+            pass
+
+    rec = Recorder()
+    with Progress("test", 10, stream=Stream(), interval=0.2) as progress:  # type: ignore[arg-type]
+        progress.watch("mq", rec)
+        rec.cases, rec.steps = 4, 40
+        time.sleep(0.5)
+    assert lines[0] == "test: started" and any("4/10 cases 40 steps" in line for line in lines)
+    assert lines[-1].endswith("(done)")
+
+
+def test_quiet_silences_progress():
+    lines: list[str] = []
+
+    class Stream:
+        def write(self, text: str) -> None:
+            lines.append(text)
+
+        def flush(self) -> None:
+            pass
+
+    with Progress("test", 10, quiet=True, stream=Stream(), interval=0.1):  # type: ignore[arg-type]
+        time.sleep(0.3)
+    assert lines == []
