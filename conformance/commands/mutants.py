@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import fnmatch
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -63,19 +64,22 @@ def _seed_range(text: str) -> list[int]:
 def run(args: argparse.Namespace) -> int:
     from adapters.mutants import MUTANTS
     from conformance.mutation import kill_all, summary
+    from conformance.progress import Progress
 
     patterns = args.only.split(",") if args.only else ["*"]
     chosen = [m for m in MUTANTS if any(fnmatch.fnmatchcase(m.id, p) for p in patterns)]
-    if not chosen:
-        print(f"cfconform mutants: no mutant matches {args.only!r}")
-        return 2
+    if not chosen:  # nothing to judge (the exit-code contract: 4)
+        print(f"cfconform mutants: --only {args.only!r} matches no mutant; nothing judged", file=sys.stderr)
+        return 4
     seeds = args.seeds or [args.seed]
+    progress = Progress("cfconform mutants", len(chosen) * len(seeds), "mutant", quiet=getattr(args, "quiet", False))
     with contextlib.ExitStack() as stack:
-        on_kill = None
-        if args.rows is not None:
-            rows_file = stack.enter_context(args.rows.open("a", encoding="utf-8"))
+        rows_file = stack.enter_context(args.rows.open("a", encoding="utf-8")) if args.rows is not None else None
+        stack.enter_context(progress)
 
-            def on_kill(k: Any) -> None:
+        def on_kill(k: Any) -> None:
+            progress.advance(failed=not k.killed)
+            if rows_file is not None:
                 rows_file.write(json.dumps(k.to_record()) + "\n")
                 rows_file.flush()
 
