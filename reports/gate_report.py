@@ -19,7 +19,9 @@ from conformance.results import VERDICTS
 from reference_model.rules import FAMILIES, FAMILY_TITLES
 
 Record = Mapping[str, Any]
-HEADLINES = {0: "CONFORMS", 1: "DOES NOT CONFORM", 2: "CONFIGURATION ERROR", 3: "ADAPTER ERROR"}
+HEADLINES = {
+    0: "CONFORMS", 1: "DOES NOT CONFORM", 2: "CONFIGURATION ERROR", 3: "ADAPTER ERROR", 4: "NOTHING JUDGED"
+}  # fmt: skip
 SKIPPED = {
     "not-claimed": "family or profile not claimed by the adapter",
     "not-reached": "claimed but never exercised",
