@@ -107,6 +107,8 @@ class Recorder:
         self.masked: frozenset[str] = frozenset()
         self.masked_halts: Counter[str] = Counter()
         self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
+        #: The first case the implementation crashed in (could not answer), and what it said.
+        self.crash: tuple[Config, list[Any], str] | None = None
         self._first_failing_case: int | None = None
         #: Whether generation goes on after the first failure (False: the verdict is enough).
         self.look_on = True
@@ -242,6 +244,8 @@ class MachineBase(RuleBasedStateMachine):
         keeps looking) set the case aside as invalid so that Hypothesis generates on."""
         self.failed = True
         self.recorder.record_failure((self.config, list(self.ops)))  # type: ignore[arg-type]
+        if isinstance(err, AdapterFailure) and self.recorder.crash is None:
+            self.recorder.crash = (self.config, list(self.ops), str(err))  # type: ignore[assignment]
         # a one-step failure cannot get shorter: no reason to look on
         if isinstance(err, ConformanceFailure) and len(self.ops) > 1 and self.recorder.keep_looking():
             self._drop()

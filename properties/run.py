@@ -14,13 +14,23 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from adapters.protocol import Adapter
 from conformance.shrink import minimise_shortest, replay_first
-from conformance.trace import TraceResult
+from conformance.trace import AdapterFault, TraceResult
 from properties.base import SearchOver
 from properties.directed import CASES as DIRECTED_CASES
 from properties.directed import run_directed
 from properties.machine import AdapterFailure, ConformanceFailure, machine_for
 from properties.profiles import profile_settings
 from properties.seeded import seed_alone
+from reference_model.codec import config_to_record, op_to_record
+
+
+def _crash(config: Any, ops: list[Any], message: str) -> TraceResult:
+    """The case the implementation crashed in, as it ran (a crash that a fresh replay does not
+    repeat depends on the process's history: the trace is the reproducer, exit 3)."""
+    records = tuple(op_to_record(op) for op in ops)
+    note = f"{message} (the replay of these {len(ops)} steps did not crash: it depends on what ran before)"
+    fault = AdapterFault(len(ops) - 1 if ops else None, note, False)
+    return TraceResult(config_to_record(config), records, max(0, len(ops) - 1), {}, {}, fault=fault)
 
 
 @attrs.frozen
@@ -101,8 +111,11 @@ def run_machine(
         minimise_shortest(adapter_factory, rec.failures) if reproduce else replay_first(adapter_factory, rec.failures)
     )
     rec.failures.clear()  # Hypothesis keeps machine classes (and so their recorders) for the process's life
-    if failure is not None and failure.verdict == "pass":  # not deterministic: a failing verdict of its own
+    if failure is not None and failure.verdict == "pass" and rec.crash is not None:
+        failure = _crash(*rec.crash)  # it crashed, then not on replay: still an implementation error
+    elif failure is not None and failure.verdict == "pass":  # not deterministic: a failing verdict of its own
         error = f"flaky: a failing trace of {len(failure.ops)} steps passed on replay"
+    rec.crash = None
     boundaries = {k: dict(v) for k, v in rec.boundaries.items()}
     rules = dict(Counter(rec.rules))
     return MachineRun(

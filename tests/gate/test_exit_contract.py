@@ -91,3 +91,11 @@ def test_quiet_silences_progress():
     with Progress("test", 10, quiet=True, stream=Stream(), interval=0.1):  # type: ignore[arg-type]
         time.sleep(0.3)
     assert lines == []
+
+
+def test_a_crash_mid_reply_is_exit_3_with_its_exit_code_and_stderr(tmp_path: Path):
+    server = REPO / "tests" / "gate" / "crashy_server.py"
+    done = _cli("run", "--adapter-cmd", f"{sys.executable} {server}", *FAST, "--report-dir", str(tmp_path))
+    out = done.stdout + done.stderr
+    assert (done.returncode, "exited with code 7" in out, "boom" in out, "flaky" in out) == (3, True, True, False)
+    assert list((tmp_path / "reproducers").glob("*.json"))  # the steps up to the crash, to replay
