@@ -31,7 +31,8 @@ class ConfigurationError(ValueError):
         self.value = value
         self.allowed = allowed
         self.rule_id = rule_id
-        msg = f"{field}={value!r} is invalid: allowed {allowed} [{rule_id}]"
+        cited = f" [{rule_id}]" if rule_id != UNKNOWN_FIELD else ""  # a usage error cites no rule
+        msg = f"{field}={value!r} is invalid: allowed {allowed}{cited}"
         super().__init__(msg)
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -25,6 +25,14 @@ SEED_STRIDE = 1_000_003
 PROFILE_CHOICES = ("mq", "cqs", "both")
 #: The arguments that define a campaign's results; a resumed run must repeat them exactly.
 MIN_DEFAULT_BLOCK, MAX_DEFAULT_BLOCK = 100, 2000
+#: Bounds of a campaign (issue 24: bounded work).  A trace longer than MAX_STEPS operations only
+#: repeats what shorter ones reach (the model's states are bounded by the generated shapes);
+#: MAX_BLOCKS keeps the driver's plan of blocks (one small record each) within a few MB.
+MAX_TRACES = 10**10
+MAX_STEPS = 10_000
+MAX_BLOCK_SIZE = 10**6
+MAX_BLOCKS = 200_000
+MAX_TIMEOUT = 3600.0
 IDENTITY_FIELDS = ("adapter", "traces", "steps", "seed", "profiles", "block_size", "full_traces", "skip")
 
 
@@ -62,10 +70,17 @@ class CampaignSpec:
 
     def validate(self) -> CampaignSpec:
         """Raise :class:`ConfigurationError` naming the first bad argument; return self."""
-        for name in ("traces", "steps", "block_size"):
+        for name, most in (("traces", MAX_TRACES), ("steps", MAX_STEPS), ("block_size", MAX_BLOCK_SIZE)):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise ConfigurationError(f"--{name.replace('_', '-')}", value, "a whole number >= 1", UNKNOWN_FIELD)
+            if not isinstance(value, int) or not 1 <= value <= most:
+                option = f"--{name.replace('_', '-')}"
+                raise ConfigurationError(option, value, f"a whole number 1..{most:_}", UNKNOWN_FIELD)
+        if self.traces // self.block_size > MAX_BLOCKS:
+            allowed = f"at least --traces / {MAX_BLOCKS:_} (at most {MAX_BLOCKS:_} blocks)"
+            raise ConfigurationError("--block-size", self.block_size, allowed, UNKNOWN_FIELD)
+        if not (isinstance(self.timeout, int | float) and 0 < self.timeout <= MAX_TIMEOUT):
+            allowed = f"seconds, above 0 and at most {MAX_TIMEOUT:g}"
+            raise ConfigurationError("--timeout", self.timeout, allowed, UNKNOWN_FIELD)
         if not isinstance(self.seed, int) or self.seed < 0:
             raise ConfigurationError("--seed", self.seed, "a whole number >= 0", UNKNOWN_FIELD)
         if not self.profiles or any(p not in ("mq", "cqs") for p in self.profiles):
@@ -104,7 +119,8 @@ def default_block_size(traces: int) -> int:
     a Parquet file, its commit) over more traces; at least 16 blocks keep small campaigns
     parallel.  A function of ``traces`` only, so a rerun of the same command resumes.
     """
-    return min(MAX_DEFAULT_BLOCK, max(MIN_DEFAULT_BLOCK, -(-traces // 16)))
+    usual = min(MAX_DEFAULT_BLOCK, max(MIN_DEFAULT_BLOCK, -(-traces // 16)))
+    return max(usual, -(-traces // MAX_BLOCKS))  # (past 400 million traces: no more than MAX_BLOCKS blocks)
 
 
 def campaign_id(identity: Mapping[str, Any]) -> str:

@@ -92,3 +92,23 @@ def test_waves_group_blocks_in_order():
 )  # fmt: skip
 def test_block_of_dirname(name, expected):
     assert expected == block_of_dirname(name)
+
+
+def test_campaign_sizes_are_bounded_with_one_line_naming_the_option():
+    import pytest
+
+    from reference_model.errors import ConfigurationError
+    from spark_fuzz.blocks import MAX_STEPS, MAX_TRACES, CampaignSpec
+
+    for kwargs, option in (({"traces": MAX_TRACES + 1}, "--traces"), ({"steps": MAX_STEPS + 1}, "--steps")):
+        spec = CampaignSpec("reference", **{"traces": 10, "steps": 10, **kwargs})
+        with pytest.raises(ConfigurationError) as err:
+            spec.validate()
+        assert (err.value.field, "\n" in str(err.value), "[none" in str(err.value)) == (option, False, False)
+
+
+def test_the_default_block_size_keeps_the_plan_within_max_blocks():
+    from spark_fuzz.blocks import MAX_BLOCKS, MAX_TRACES, default_block_size
+
+    assert MAX_TRACES // default_block_size(MAX_TRACES) <= MAX_BLOCKS
+    assert default_block_size(20_000) == default_block_size(20_000)  # a function of traces alone
