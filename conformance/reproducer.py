@@ -52,19 +52,22 @@ def adapter_factory(
 
     if (spec is None) == (cmd is None):
         raise ConfigurationError("adapter", None, "exactly one of --adapter and --adapter-cmd", UNKNOWN_FIELD)
+    if spec is not None and spec.strip().startswith("wire:"):
+        cmd, spec = spec.strip().removeprefix("wire:"), None
     if cmd is not None:
         from adapters.wire.client import WireAdapter
 
-        argv = shlex.split(cmd)
+        try:
+            argv = shlex.split(cmd)
+        except ValueError as err:  # an unbalanced quote: a usage error, found before anything starts
+            raise ConfigurationError("--adapter", f"wire:{cmd}", f"a command line ({err})", UNKNOWN_FIELD) from None
         if not argv:
-            raise ConfigurationError("adapter-cmd", cmd, "the implementation's command", UNKNOWN_FIELD)
+            raise ConfigurationError("--adapter", f"wire:{cmd}", "wire:COMMAND", UNKNOWN_FIELD)
         return (lambda: WireAdapter(argv, timeout=timeout)), f"wire:{shlex.join(argv)}"
     assert spec is not None
     spec = spec.strip()
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
-    if spec.startswith("wire:"):
-        return (lambda: load_adapter(spec, timeout=timeout)), spec
     load_adapter(spec).close()
     return (lambda: load_adapter(spec)), spec
 

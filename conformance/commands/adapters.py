@@ -11,7 +11,8 @@ HELP = "list installed adapters (name, source, profiles) and the other spec form
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="text or json")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # old spelling of --format json
 
 
 def _profiles(name: str) -> str:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         for info in sorted(installed().values(), key=lambda i: i.name)
     ]
     mutants = mutant_ids()
-    if args.json:
+    if args.json or args.format == "json":
         print(json.dumps({"adapters": rows, "mutants": mutants}, indent=2))
         return 0
     width = max([len(r["name"]) for r in rows] + [4])

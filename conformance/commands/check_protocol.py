@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,11 @@ EXIT_OK, EXIT_ADAPTER = 0, 3
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cmd", required=True, help='the implementation\'s command, e.g. "node adapter.js"')
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument(
+        "--adapter", metavar="wire:COMMAND", help='the implementation\'s command, e.g. "wire:node adapter.js"'
+    )
+    group.add_argument("--cmd", help=argparse.SUPPRESS)  # the old spelling, kept
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds allowed for each reply (default 10)")
     parser.add_argument(
         "--profile",
@@ -299,7 +304,15 @@ def _outcome_text(outcome: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     from adapters.wire.messages import MAX_LINE_BYTES
 
-    cmd = shlex.split(args.cmd)
+    command = args.cmd if args.cmd is not None else args.adapter.removeprefix("wire:")
+    if args.cmd is None and not args.adapter.startswith("wire:"):
+        print(f"cfconform check-protocol: --adapter {args.adapter}: a wire:COMMAND spec", file=sys.stderr)
+        return 2
+    try:
+        cmd = shlex.split(command)
+    except ValueError as err:  # an unbalanced quote: one line, exit 2
+        print(f"cfconform check-protocol: --adapter {command!r}: {err}", file=sys.stderr)
+        return 2
     if not cmd:
         print("check-protocol: --cmd is empty")
         return 2

@@ -36,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only", default=None, help="shell patterns over mutant IDs, comma-separated, e.g. 'M-QDEPTH-*,M-CQS-01?-a'"
     )
-    parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--format", choices=("text", "json", "table"), default="text", help="text or json")
     parser.add_argument(
         "--rows",
         type=Path,

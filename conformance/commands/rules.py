@@ -19,11 +19,18 @@ NAME = "rules"
 HELP = "list the rule catalogue (IDs, status, citations, ambiguities)"
 
 EXIT_OK, EXIT_USAGE = 0, 2
-FORMATS = {"table": render_rules_table, "json": render_rules_json, "markdown": render_rules_markdown}
+FORMATS = {
+    "text": render_rules_table,
+    "table": render_rules_table,
+    "json": render_rules_json,
+    "markdown": render_rules_markdown,
+}  # fmt: skip ("table": the old name of "text")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=sorted(FORMATS), default="table", help="output format")
+    parser.add_argument(
+        "--format", choices=sorted(FORMATS), default="text", help="output format (text, json, markdown)"
+    )
     parser.add_argument(
         "--family",
         action="append",

@@ -3,10 +3,10 @@
 Examples::
 
     cfconform run --adapter reference
-    cfconform run --adapter-cmd "node examples/node-adapter/adapter.js" --profile mq --seed 7
+    cfconform run --adapter "wire:node examples/node-adapter/adapter.js" --profile mq --seed 7
     cfconform run --adapter mypkg.impl:MyAdapter --rules 'OFFLOAD-*' --deviations deviations.toml
 
-Writes to ``--report-dir`` (default ``cfconform-report/``): ``results.jsonl`` (one
+Writes to ``--out`` (``--report-dir``; default ``cfconform-report/``): ``results.jsonl`` (one
 GateResult record appended per run), ``report.md``, ``report.html``, ``junit.xml``
 and, per failure, ``reproducers/<rule>-<hash>.json`` with a standalone
 ``reproducers/test_<rule>_<hash>.py``.  Exit codes: 0 conforms (with at least one rule
@@ -42,8 +42,10 @@ HOLLOW_SHOWN = 5
 def add_adapter_arguments(parser: argparse.ArgumentParser) -> None:
     """``--adapter`` / ``--adapter-cmd`` / ``--timeout`` (shared with ``cfconform replay``)."""
     group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--adapter", metavar="SPEC", help="adapter name, module:attr, wire:COMMAND or mutant:ID")
-    group.add_argument("--adapter-cmd", metavar="CMD", help="an implementation process speaking the wire protocol")
+    group.add_argument(
+        "--adapter", metavar="SPEC", help="adapter name, module:attr, wire:COMMAND (a process) or mutant:ID"
+    )
+    group.add_argument("--adapter-cmd", metavar="CMD", help=argparse.SUPPRESS)  # old spelling of wire:CMD
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per wire reply (10)")
 
 
@@ -53,7 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hypothesis-profile", choices=("dev", "ci", "nightly"), default="ci")
     parser.add_argument("--seed", type=int, help="Hypothesis seed (default: a random one, printed)")
     parser.add_argument("--rules", metavar="PATTERN[,PATTERN]", help="only these rule IDs (shell patterns)")
-    parser.add_argument("--report-dir", default="cfconform-report", metavar="DIR", help="(default cfconform-report)")
+    parser.add_argument(
+        "--out", "--report-dir", dest="report_dir", default="cfconform-report", metavar="DIR",
+        help="reports and reproducers (default cfconform-report)",
+    )  # fmt: skip
     parser.add_argument("--junit", metavar="FILE", help="JUnit XML file (default DIR/junit.xml)")
     parser.add_argument("--deviations", metavar="FILE", help="known deviations (TOML; see conformance/deviations.py)")
 

@@ -29,8 +29,16 @@ def node_cmd() -> list[str]:
 
 def observable(outcome) -> dict:
     """What the example reports: everything but the informative rule IDs and, as it speaks protocol 1.0,
-    the ``location`` 1.1 added."""
-    return {k: v for k, v in outcome_to_record(outcome).items() if k not in ("rules", "location")}
+    the ``location`` 1.1 added and the optional ``inspect`` keys (``admin``, structures' ``cfname``)."""
+    record = {k: v for k, v in outcome_to_record(outcome).items() if k not in ("rules", "location")}
+    value = record.get("value")
+    if record["kind"] == "inspect" and isinstance(value, dict):
+        value = {k: v for k, v in value.items() if k != "admin"}
+        value["structures"] = {
+            n: {k: v for k, v in s.items() if k != "cfname"} for n, s in value.get("structures", {}).items()
+        }
+        record["value"] = value
+    return record
 
 
 def test_node_example_passes_check_protocol(capsys):
