@@ -35,7 +35,7 @@ def with_task_retries(master: str, attempts: int = LOCAL_TASK_ATTEMPTS) -> str:
 def _adapter_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--adapter", metavar="SPEC", help="adapter name, module:attr, wire:COMMAND or mutant:ID")
-    group.add_argument("--adapter-cmd", metavar="CMD", help="an implementation process speaking the wire protocol")
+    group.add_argument("--adapter-cmd", metavar="CMD", help=argparse.SUPPRESS)  # old spelling of wire:CMD
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per wire reply (10)")
 
 
