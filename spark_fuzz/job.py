@@ -425,6 +425,17 @@ def _identity_of(fs: HadoopFS) -> dict[str, Any]:
     return json.loads(fs.read_text(path))["identity"]
 
 
+def _local_campaign(option: str, run: str) -> None:
+    """A local campaign directory (a path, or ``file:``) must hold a finished campaign; others
+    (``hdfs://``, ``s3a://``, ...) are checked once Spark is up (:func:`_identity_of`)."""
+    if "://" in run and not run.startswith("file:"):
+        return
+    local = run.removeprefix("file://").removeprefix("file:")
+    if not (os.path.isfile(os.path.join(local, MANIFEST)) and os.path.isdir(os.path.join(local, "divergences"))):
+        allowed = f"a finished campaign directory ({MANIFEST} and divergences/)"
+        raise ConfigurationError(option, run, allowed, UNKNOWN_FIELD)
+
+
 def _ran(identity: dict[str, Any], comparable: bool) -> Any:
     """Spark column twin of :func:`spark_fuzz.diff.ran`."""
     if not comparable:
@@ -531,6 +542,8 @@ def diff_main(args: argparse.Namespace) -> int:
     """``cfconform diff RUN_A RUN_B``: print new, fixed and changed failures; exit 0."""
     from reports.campaign_report import render_diff_text
 
+    for option, run in (("RUN_A", args.run_a), ("RUN_B", args.run_b)):
+        _local_campaign(option, run)  # before the JVM starts: a missing directory is a usage error
     with session(args.master, "cfconform-diff") as spark:
         record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
     print(render_diff_text(record), end="")
