@@ -45,11 +45,12 @@ def run_gate(
     watch: Callable[[str, Any], None] | None = None,
 ) -> GateResult:
     """Run the gate and judge every rule (see README: exit codes)."""
-    probe = adapter_factory()
+    probe = adapter_factory()  # the one instance of the run: its capabilities, then every case
     try:
         caps = probe.capabilities()
-    finally:
+    except BaseException:
         probe.close()
+        raise
     chosen = tuple(p for p in (profiles or caps.profiles) if p in caps.profiles)
     patterns = list(rules) if rules else None
     # --rules: only the profiles where a selected rule applies are run, and a divergence on rules
@@ -61,7 +62,7 @@ def run_gate(
     # --rules: generation keeps to the probes that reach a selected rule's family
     families = frozenset(r.family for r in RULES if matches(r.id, patterns)) if patterns else None
     masked = frozenset(d.rule for d in deviations) | unselected
-    with reusing(adapter_factory) as shared:
+    with reusing(adapter_factory, probe) as shared:
         runs = [run for p in chosen for run in explore(shared, p, hypothesis_profile, seed, masked, families, watch)]
     failures = tuple(_failure(r) for r in runs if r.failure is not None and r.failure.verdict != "pass")
     failing = {rule for f in failures if f.kind == "divergence" for rule in f.rules}

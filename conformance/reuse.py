@@ -29,13 +29,13 @@ class _Lease(DelegatingAdapter):
 
 
 @contextmanager
-def reusing(adapter_factory: Callable[[], Adapter]) -> Iterator[Callable[[], Adapter]]:
+def reusing(adapter_factory: Callable[[], Adapter], first: Adapter | None = None) -> Iterator[Callable[[], Adapter]]:
     """Yield a factory whose adapters all share one instance from ``adapter_factory``.
 
-    The instance is created on first use and closed (child processes included)
-    when the block exits, however it exits.
+    The instance (``first`` if given: one already started) is created on first use and closed
+    (child processes included) when the block exits, however it exits.
     """
-    shared: list[Adapter] = []
+    shared: list[Adapter] = [first] if first is not None else []
 
     def lease() -> Adapter:
         if not shared:
