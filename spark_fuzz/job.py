@@ -493,7 +493,9 @@ def diff_campaigns(spark: SparkSession, run_a: str, run_b: str, *, limit: int = 
 
 # -- entry points (cfconform fuzz / diff, spark-submit) -------------------------------------------------
 @contextlib.contextmanager
-def session(master: str | None, app_name: str, conf: dict[str, str] | None = None) -> Iterator[SparkSession]:
+def session(
+    master: str | None, app_name: str, conf: dict[str, str] | None = None, verbose: bool = False
+) -> Iterator[SparkSession]:
     """The running session if there is one (tests, notebooks), else a new one stopped afterwards."""
     from spark_fuzz.session import active_session, build_session
 
@@ -501,7 +503,10 @@ def session(master: str | None, app_name: str, conf: dict[str, str] | None = Non
     if active is not None:
         yield active
         return
-    spark = build_session(master, app_name, conf=conf)
+    spark = build_session(master, app_name, conf=conf, verbose=verbose)
+    ui = spark.sparkContext.uiWebUrl
+    if ui:
+        _say(f"Spark UI: {ui}")  # once, where Spark's own start-up lines are hidden
     try:
         yield spark
     finally:
@@ -521,7 +526,8 @@ def fuzz_main(args: argparse.Namespace) -> int:
     if spec.skip:
         _say(f"not generated for this implementation (unclaimed or not supported): {', '.join(spec.skip)}")
     arguments = {k: v for k, v in vars(args).items() if not k.startswith("_") and not callable(v)}
-    with session(args.master, f"cfconform-fuzz {spec.campaign_id}", spark_conf(args.conf)) as spark:
+    verbose = bool(getattr(args, "verbose", False))
+    with session(args.master, f"cfconform-fuzz {spec.campaign_id}", spark_conf(args.conf), verbose) as spark:
         arguments["master"] = spark.sparkContext.master
         try:
             summary = run_campaign(
@@ -544,7 +550,7 @@ def diff_main(args: argparse.Namespace) -> int:
 
     for option, run in (("RUN_A", args.run_a), ("RUN_B", args.run_b)):
         _local_campaign(option, run)  # before the JVM starts: a missing directory is a usage error
-    with session(args.master, "cfconform-diff") as spark:
+    with session(args.master, "cfconform-diff", verbose=bool(getattr(args, "verbose", False))) as spark:
         record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
     print(render_diff_text(record), end="")
     return EXIT_OK

@@ -28,8 +28,12 @@ def executor_pythonpath() -> str:
     return os.pathsep.join(parts)
 
 
+#: A log4j2 configuration that shows Spark's errors only (``verbose`` keeps Spark's own).
+QUIET_LOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2-quiet.properties")
+
+
 def build_session(master: str | None, app_name: str = "cfconform-fuzz", *, ui: bool = True,
-                  conf: dict[str, str] | None = None) -> SparkSession:  # fmt: skip
+                  conf: dict[str, str] | None = None, verbose: bool = False) -> SparkSession:  # fmt: skip
     """A SparkSession for ``master`` (see the module docstring); ``conf`` overrides the defaults.
 
     ``master=None``: the master ``spark-submit`` was given, or ``local[*]`` without ``spark-submit``.
@@ -43,9 +47,15 @@ def build_session(master: str | None, app_name: str = "cfconform-fuzz", *, ui: b
         "spark.sql.parquet.compression.codec": "zstd",
         # The JVMs only plumb rows (Python does the work): the C1 JIT alone halves the CPU they take
         # from the Python workers and starts faster (benchmarks/campaign_throughput.py).
-        "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1",
+        "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1"
+        + ("" if verbose else f" -Dlog4j2.configurationFile=file:{QUIET_LOG}"),
         "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1",
     }
+    launching = not os.environ.get("PYSPARK_GATEWAY_PORT") and SparkSession.getActiveSession() is None
+    if launching and not verbose and not os.environ.get("PYSPARK_SUBMIT_ARGS"):
+        # the driver JVM reads its log configuration when it starts: Spark's start-up lines hidden
+        quiet = f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"
+        os.environ["PYSPARK_SUBMIT_ARGS"] = f'--driver-java-options "{quiet}" pyspark-shell'
     if not os.environ.get("PYSPARK_PYTHON"):
         os.environ["PYSPARK_PYTHON"] = sys.executable  # what PySpark ships to executors as the worker Python
     if os.environ.get("PYSPARK_GATEWAY_PORT"):  # under spark-submit: its --conf values win over our defaults
@@ -63,7 +73,8 @@ def build_session(master: str | None, app_name: str = "cfconform-fuzz", *, ui: b
     for key, value in settings.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("WARN")
+    if verbose:
+        spark.sparkContext.setLogLevel("WARN")
     return spark
 
 
