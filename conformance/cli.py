@@ -15,6 +15,7 @@ import argparse
 import importlib
 import importlib.metadata
 import logging
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -61,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cfconform: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of stdout went away (| head): as a shell reports SIGPIPE
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as err:
         if args.debug:
             raise

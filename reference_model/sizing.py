@@ -214,6 +214,7 @@ def recommend(
     fullthreshold: int = SEED_FULLTHRESHOLD,
     accounting: Accounting = DEFAULT_ACCOUNTING,
     initsize: str = "graph",
+    usable_pct: float = 100,
 ) -> Recommendation:
     """SIZING-003: INITSIZE, SIZE and FULLTHRESHOLD for ``messages`` x ``avg_size_bytes``.
 
@@ -229,13 +230,16 @@ def recommend(
     (CAPACITY-007).  Note the seed's INITSIZE is *below* the need; pass
     ``initsize="cover"`` for INITSIZE = the next power of two at or above the
     need (SIZE still 2 x INITSIZE) when the structure must hold the backlog
-    without altering.
+    without altering.  ``usable_pct``: the share of the structure the messages may use
+    (seed 002 suggests 90%); the need grows to match.
     """
     if initsize not in ("graph", "cover"):
         raise ConfigurationError("initsize", initsize, "graph or cover", "SIZING-003")
     if not _is_int(fullthreshold) or not 0 <= fullthreshold <= 100:
         raise ConfigurationError("fullthreshold", fullthreshold, "an integer 0..100", "CAPACITY-009")
-    need = required_size_mb(messages, avg_size_bytes, accounting)
+    if not 0 < usable_pct <= 100:
+        raise ConfigurationError("usable_pct", usable_pct, "a number in (0, 100]", "OFFLOAD-010")
+    need = required_size_mb(messages, avg_size_bytes, accounting) * 100 / usable_pct  # only that share in use
     low, high = graph_bracket_mb(need)
     if initsize == "cover" and low < need:
         low, high = high, 2 * high

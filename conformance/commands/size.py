@@ -22,6 +22,13 @@ NAME = "size"
 HELP = "structure size, CFRM statements and OFFLD3TH for a reserve of offloaded messages"
 
 EXIT_OK, EXIT_USAGE = 0, 2
+#: A CFRM structure name: the QSG name padded to four characters and the CFSTRUCT name of at most
+#: twelve (TOPOLOGY-001/010): sixteen at most, an uppercase letter first, then letters, digits or @.
+_CFRM_NAME = re.compile(r"^[A-Z][A-Z0-9@]{0,15}$")
+_CFRM_NAME_RULE = "1-16 characters: an uppercase letter, then A-Z, 0-9 or @ (QSG name, @ padding, CFSTRUCT)"
+#: The largest --structure-size taken: 1024G, far above any structure the documents size (the
+#: largest, Table 2's 100,000 messages of 63 KB, needs about 8 GB).
+MAX_STRUCTURE = 1024 * GB
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([KMG]?)B?$", re.IGNORECASE)
 _UNITS = {"": 1, "K": KB, "M": MB, "G": GB}
 
@@ -103,14 +110,21 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError("--avg-size", args.avg_size, "at most 100M", "CFLEVEL-005")
     if (args.structure_size is None) != (args.reserve is None):
         return _usage_error("--structure-size and --reserve go together: give both or neither")
-    rec = sizing.recommend(messages, avg, name=args.name, fullthreshold=args.fullthreshold)
+    usable = _usable_pct(args.usable_pct)
+    if not _CFRM_NAME.match(args.name):
+        raise ConfigurationError("--name", args.name, _CFRM_NAME_RULE, "TOPOLOGY-010")
+    if not 0 <= args.fullthreshold <= 100:
+        raise ConfigurationError("--fullthreshold", args.fullthreshold, "a percentage 0..100", "CAPACITY-009")
+    structure = parse_size("--structure-size", args.structure_size, "SIZING-004") if args.structure_size else None
+    if structure is not None and not 1 * MB <= structure <= MAX_STRUCTURE:
+        raise ConfigurationError("--structure-size", args.structure_size, "1M..1024G", "SIZING-004")
+    # without a reserve, the usable share sizes the structure itself (with one, it sets OFFLD3TH)
+    rec = sizing.recommend(
+        messages, avg, name=args.name, fullthreshold=args.fullthreshold, usable_pct=100 if structure else usable
+    )
     reserve = None
-    if args.structure_size is not None:
-        reserve = sizing.offload_reserve(
-            parse_count("--reserve", args.reserve, "SIZING-004"),
-            parse_size("--structure-size", args.structure_size, "SIZING-004"),
-            _usable_pct(args.usable_pct),
-        )
+    if structure is not None:
+        reserve = sizing.offload_reserve(parse_count("--reserve", args.reserve, "SIZING-004"), structure, usable)
     if args.format == "json":
         record = rec.to_record()
         record["offload_reserve"] = None if reserve is None else reserve.to_record()

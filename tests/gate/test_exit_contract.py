@@ -99,3 +99,28 @@ def test_a_crash_mid_reply_is_exit_3_with_its_exit_code_and_stderr(tmp_path: Pat
     out = done.stdout + done.stderr
     assert (done.returncode, "exited with code 7" in out, "boom" in out, "flaky" in out) == (3, True, True, False)
     assert list((tmp_path / "reproducers").glob("*.json"))  # the steps up to the crash, to replay
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--structure-size", "2000000G", "--reserve", "10"], "--structure-size"),
+        (["--usable-pct", "768000"], "--usable-pct"),
+        (["--name", "THISISAVERYLONGNAMEOFSTRUCTURE"], "--name"),
+        (["--fullthreshold", "101"], "--fullthreshold"),
+    ],
+)
+def test_size_refuses_nonsense_in_one_line(args: list[str], option: str, capsys):
+    code = main(["size", "--messages", "10", "--avg-size", "1K", *args])
+    err = capsys.readouterr().err
+    assert (code, err.count("\n"), option in err, "Traceback" in err) == (2, 1, True, False)
+
+
+def test_size_uses_the_usable_share(capsys):
+    main(["size", "--messages", "200000", "--avg-size", "1K", "--format", "json"])
+    whole = capsys.readouterr().out
+    main(["size", "--messages", "200000", "--avg-size", "1K", "--usable-pct", "50", "--format", "json"])
+    half = capsys.readouterr().out
+    import json
+
+    assert json.loads(half)["required_mb"] == pytest.approx(2 * json.loads(whole)["required_mb"])
