@@ -527,6 +527,7 @@ def fuzz_main(args: argparse.Namespace) -> int:
         _say(f"not generated for this implementation (unclaimed or not supported): {', '.join(spec.skip)}")
     arguments = {k: v for k, v in vars(args).items() if not k.startswith("_") and not callable(v)}
     verbose = bool(getattr(args, "verbose", False))
+    _say(f"starting Spark ({args.master or 'local[*]'}) for campaign {spec.campaign_id}: {spec.traces} traces")
     with session(args.master, f"cfconform-fuzz {spec.campaign_id}", spark_conf(args.conf), verbose) as spark:
         arguments["master"] = spark.sparkContext.master
         try:
