@@ -300,7 +300,7 @@ class Checker:
         if isinstance(op, Commit) and observed.ok:
             for name in _released(model, op.qmgr):
                 self.relations.settled(name, hint.before.get(name))
-        self._sync_view(op, structure, after)
+        self._sync_view(op, structure, after, observed.ok)
         survivors, first = [], None
         for cand in self.alive:
             expected, diff = cand.step(op, observed, hint, self.caps)
@@ -326,10 +326,15 @@ class Checker:
         expected = survivors[0][1]
         return StepVerdict(index, expected, observed, None, expected.rules + _optional_judged(op, observed))
 
-    def _sync_view(self, op: Any, structure: str | None, after: dict[str, tuple[int, int, int, int]]) -> None:
+    def _sync_view(
+        self, op: Any, structure: str | None, after: dict[str, tuple[int, int, int, int]], ok: bool = True
+    ) -> None:
         """Keep the implementation's usage current: what a step reports replaces what was known; a
-        step that may change usage without reporting it makes it unknown."""
-        if isinstance(op, _INVALIDATING):
+        step that may change usage without reporting it makes it unknown (a refused one changes
+        nothing: an alter outcome with no alter pending, a get finding no message)."""
+        if not ok:
+            pass
+        elif isinstance(op, _INVALIDATING):
             self.view.clear()
         elif structure is not None and structure not in after and not isinstance(op, Inspect):
             self.view.pop(structure, None)
