@@ -124,3 +124,20 @@ def test_size_uses_the_usable_share(capsys):
     import json
 
     assert json.loads(half)["required_mb"] == pytest.approx(2 * json.loads(whole)["required_mb"])
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["diff", "/nonexistent/run-a", "/nonexistent/run-b"], "RUN_A"),
+        (["check-protocol", "--adapter", "wire:python3 'unbalanced"], "--adapter"),
+        (["run", "--adapter", "wire:python3 'unbalanced", *FAST], "--adapter"),
+        (["fuzz", "--adapter", "reference", "--traces", "10", "--steps", "1000000000"], "--steps"),
+        (["fuzz", "--adapter", "reference", "--traces", "1000000000000000", "--steps", "10"], "--traces"),
+    ],
+)
+def test_bad_input_is_exit_2_in_one_line_before_any_work(args: list[str], option: str):
+    start = time.monotonic()
+    done = _cli(*args)
+    assert (done.returncode, option in done.stderr, "Traceback" in done.stderr) == (2, True, False)
+    assert len(done.stderr.strip().splitlines()) == 1 and time.monotonic() - start < 20  # no JVM, no gate
