@@ -12,6 +12,7 @@ and :mod:`properties.cqs_machine`.
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -34,6 +35,8 @@ from reference_model.errors import ConfigurationError
 from reference_model.model import Model
 from reference_model.readings import AMBIGUITIES, Readings
 from reference_model.state import Structure
+
+log = logging.getLogger("cfconform.gate")
 
 #: Indices into the configuration's names; -1 is the last (the 32nd queue manager, the newest structure).
 INDEX = st.integers(-1, 7)
@@ -282,6 +285,9 @@ class MachineBase(RuleBasedStateMachine):
         return self._pick(list(self.model.structures), i)
 
     def teardown(self) -> None:
+        if log.isEnabledFor(logging.INFO):  # -v: one line per case
+            end = "failed" if self.failed else "ended, not judged" if self.halted else "passed"
+            log.info("case %d: %d operations, %s", self.recorder.cases, len(self.ops), end)
         checker = self.checker
         if checker is not None and checker.failed is None and not self.failed and checker.alive:
             self.recorder.readings = checker.alive[0].readings
