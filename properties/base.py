@@ -105,6 +105,9 @@ class Recorder:
         self.readings: Readings | None = None
         #: Operation kinds the implementation answered "not supported": never generated again.
         self.unsupported: set[str] = set()
+        #: Commands it refused where no sentence requires them to succeed, by kind and the keywords
+        #: they changed (an ALTER of FULLTHRESHOLD, say): not generated again either.
+        self.refused_shapes: set[tuple[str, frozenset[str]]] = set()
         #: Rules masked while exploring on after a failure (and known deviations): a divergence
         #: blamed on them alone ends the case unjudged, like one on an unclaimed rule.
         self.masked: frozenset[str] = frozenset()
@@ -144,6 +147,12 @@ def smallest_holding(s: Structure, acct: Accounting) -> int:
             break
         kb += 1
     return kb
+
+
+def _shape(op: Any) -> tuple[str, frozenset[str]] | None:
+    """What identifies an ALTER the implementation refused: its kind and the keywords it changes."""
+    changes = getattr(op, "changes", None)
+    return (op.KIND, frozenset(dict(changes))) if changes is not None else None
 
 
 class MachineBase(RuleBasedStateMachine):
@@ -195,8 +204,8 @@ class MachineBase(RuleBasedStateMachine):
         self.skipped = False
         if self.halted:
             return
-        if op.KIND in self.recorder.unsupported:  # refused before: never generated for it again
-            self.skipped = True
+        if op.KIND in self.recorder.unsupported or _shape(op) in self.recorder.refused_shapes:
+            self.skipped = True  # refused before: never generated for it again
             return
         reached = probes(self.model, op)
         self.ops.append(op)
@@ -225,6 +234,8 @@ class MachineBase(RuleBasedStateMachine):
                 event(rule_id)
         if not verdict.ok:
             if verdict.refused:  # a command it may refuse: not supported, never a verdict
+                if _shape(op) is not None:
+                    self.recorder.refused_shapes.add(_shape(op))  # type: ignore[arg-type]
                 return self._halt(self.recorder.refused, (op.KIND,))
             caps = self.checker.caps  # type: ignore[union-attr]
             if not any_claimed(verdict.rules, caps):

@@ -45,3 +45,21 @@ def test_a_directed_case_finds_a_fault_behind_one_probe_setting():
     machine.recorder.look_on = False
     run_directed(machine, "mq", 200, seed=1)
     assert len(machine.recorder.failures) == 1
+
+
+def test_a_refused_alter_is_not_generated_again():
+    """An implementation may refuse ALTER CFSTRUCT FULLTHRESHOLD (no sentence requires it): one case
+    ends "not supported", later ones skip that ALTER and go on."""
+    from typing import Any
+
+    from reference_model.outcomes import Outcome
+
+    class RefusesFullthreshold(ReferenceAdapter):
+        def apply(self, op: Any) -> Outcome:
+            if op.KIND == "alter_structure" and "fullthreshold" in dict(op.changes):
+                return Outcome("alter_structure", False, "INVALID")
+            return super().apply(op)
+
+    machine = machine_for(RefusesFullthreshold, "mq")
+    run_directed(machine, "mq", 200, seed=1)
+    assert (machine.recorder.refused.get("alter_structure"), machine.recorder.failures) == (1, [])
