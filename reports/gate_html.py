@@ -15,6 +15,7 @@ from reports.gate_report import (
     Record,
     boundary_counts,
     by_family,
+    cited,
     failure_title,
     headline,
     op_text,
@@ -58,6 +59,7 @@ def _html_failure(n: int, f: Record) -> str:
     else:
         out += [
             f"<li>Rules: {_h(', '.join(f['rules']))}</li>",
+            *([f"<li>Sentence: {_h(cited(f['rules'][0]))}</li>"] if f["rules"] else []),
             f"<li>First diverging step {_h(f['step'])}, field <code>{_h(f['field'])}</code></li>",
             f"<li>Expected: <code>{_h(value_text(f['expected']))}</code></li>",
             f"<li>Observed: <code>{_h(value_text(f['observed']))}</code></li>",
@@ -85,6 +87,11 @@ def _html_failure(n: int, f: Record) -> str:
     return "\n".join(out)
 
 
+def _sentence(rule_id: str) -> str:
+    """The rule's quote and document (:func:`reports.gate_report.cited` without the ID)."""
+    return cited(rule_id).removeprefix(f"{rule_id}: ")
+
+
 def render_page(record: Record) -> str:
     """report.html: one self-contained page (inline CSS and SVG; no scripts, no external assets)."""
     notes, _ = split_warnings(record)
@@ -109,13 +116,14 @@ def render_page(record: Record) -> str:
     for fam, rows in by_family(record):
         out.append(
             f"<h3>{_h(fam)}: {_h(FAMILY_TITLES.get(fam, fam))}</h3><table><tr><th>rule</th><th>verdict</th>"
-            "<th>steps</th><th>below</th><th>at</th><th>above</th><th>title</th><th>warnings</th></tr>"
+            "<th>steps</th><th>below</th><th>at</th><th>above</th><th>title</th><th>sentence</th><th>warnings</th></tr>"
         )
         for r in rows:
             cells = "".join(f'<td class="n">{_h(c)}</td>' for c in [r["steps"], *boundary_counts(r)])
             out.append(
                 f'<tr><td>{_h(r["rule"])}</td><td class="v-{_h(r["verdict"])}">{_h(r["verdict"])}</td>'
-                f'{cells}<td>{_h(r["title"])}</td><td class="warn">{_h("; ".join(notes.get(r["rule"], [])))}'
+                f'{cells}<td>{_h(r["title"])}</td><td class="quote">{_h(_sentence(r["rule"]))}</td>'
+                f'<td class="warn">{_h("; ".join(notes.get(r["rule"], [])))}'
                 "</td></tr>"
             )
         out.append("</table>")

@@ -16,7 +16,7 @@ from typing import Any
 from tabulate import tabulate
 
 from conformance.results import VERDICTS
-from reference_model.rules import FAMILIES, FAMILY_TITLES
+from reference_model.rules import FAMILIES, FAMILY_TITLES, RULE_BY_ID
 
 Record = Mapping[str, Any]
 HEADLINES = {
@@ -93,9 +93,20 @@ def failure_summary(f: Record) -> str:
     )
 
 
+def cited(rule_id: str) -> str:
+    """The sentence a rule enforces and the IBM document it comes from, for users:
+    ``RULE-ID: “quote” (document)``; the bare ID for a rule not in the catalogue."""
+    rule = RULE_BY_ID.get(rule_id)
+    if rule is None:
+        return rule_id
+    return f"{rule_id}: “{' '.join(rule.citation.quote.split())}” ({rule.citation.document})"
+
+
 def failure_detail(f: Record) -> str:
-    """Plain-text detail of a failure (JUnit bodies, pytest messages)."""
+    """Plain-text detail of a failure (JUnit bodies, pytest messages): the narrowest rule's sentence first."""
     lines = [failure_summary(f)]
+    if f["kind"] != "fault" and f["rules"]:
+        lines.append(f"sentence: {cited(f['rules'][0])}")
     if f.get("reproducer"):
         lines.append(f"reproducer: {f['reproducer']}")
     lines.append(f"shrunk trace ({len(f['ops'])} operations):")

@@ -15,6 +15,7 @@ from tabulate import tabulate
 
 from reference_model.readings import AMBIGUITIES, Ambiguity
 from reference_model.rules import FAMILIES, FAMILY_TITLES, Rule, sort_key
+from reference_model.rules.catalogue import readable
 
 REGENERATE = "cfconform rules --format markdown > docs/RULES.md"
 TABLE_HEADERS = ("ID", "status", "profiles", "title", "readings")
@@ -40,7 +41,7 @@ def _ambiguity_record(a: Ambiguity) -> dict[str, Any]:
         "readings": list(a.readings),
         "default": a.default,
         "rules": list(a.rules),
-        "source": a.source,
+        "source": readable(a.source),
     }
 
 
@@ -53,7 +54,7 @@ def rule_record(r: Rule) -> dict[str, Any]:
         "status": r.status,
         "profiles": list(r.profiles),
         "observables": list(r.observables),
-        "citation": {"source": r.citation.source, "quote": r.citation.quote},
+        "citation": {"source": r.citation.document, "quote": r.citation.quote},
         "readings": [_ambiguity_record(AMBIGUITIES[a]) for a in r.readings],
     }
 
@@ -77,7 +78,7 @@ def _family_section(family: str, rules: list[Rule]) -> list[str]:
     lines += [_md_table(TABLE_HEADERS, [_row(r) for r in rules]), ""]
     lines += ["Citations:", ""]
     for r in rules:
-        lines.append(f"- **{r.id}** ({r.citation.source}): “{' '.join(r.citation.quote.split())}”")
+        lines.append(f"- **{r.id}** ({r.citation.document}): “{' '.join(r.citation.quote.split())}”")
     lines.append("")
     return lines
 
@@ -90,7 +91,10 @@ def _ambiguity_section(ambiguities: Iterable[Ambiguity]) -> list[str]:
         "told otherwise.",
         "",
     ]
-    rows = [[a.id, a.question, ", ".join(a.readings), a.default, ", ".join(a.rules), a.source] for a in ambiguities]
+    rows = [
+        [a.id, a.question, ", ".join(a.readings), a.default, ", ".join(a.rules), readable(a.source)]
+        for a in ambiguities
+    ]
     lines += [_md_table(("ambiguity", "question", "readings", "default", "rules", "source"), rows), ""]
     return lines
 
@@ -108,7 +112,7 @@ def render_rules_markdown(rules: Iterable[Rule]) -> str:
         "",
         f"{len(ordered)} rules. Status: `normative` (stated by IBM), `inferred` (our reading of IBM's text "
         "or examples) or `implementation-defined` (IBM leaves it open; see the readings). "
-        "Citations name a seed file (`seed NNN_...txt`) or a source title in ibm-facts.md.",
+        "Citations name the IBM document the quote comes from.",
         "",
         _md_table(
             ("family", "rules", "about"), [[f, str(counts[f]), FAMILY_TITLES.get(f, "")] for f in FAMILIES if counts[f]]

@@ -94,7 +94,7 @@ def write_reports(result: GateResult, report_dir: Path, spec: str, junit: Path |
 
 def summary_lines(record: dict[str, Any], spec: str, report_dir: Path, junit: Path | None) -> list[str]:
     """The human summary printed by ``cfconform run``."""
-    from reports.gate_report import counts_text, failure_summary, headline, split_warnings
+    from reports.gate_report import cited, counts_text, failure_summary, headline, split_warnings
 
     lines = [
         f"cfconform run: {spec} ({record['adapter']}), profiles {','.join(record['profiles']) or 'none'}, "
@@ -107,6 +107,8 @@ def summary_lines(record: dict[str, Any], spec: str, report_dir: Path, junit: Pa
         lines.append(f"failing rules: {', '.join(failing)}")
     for f in record["failures"]:
         lines.append(("FAULT " if f["kind"] == "fault" else "FAIL ") + failure_summary(f))
+        if f["kind"] != "fault" and f["rules"]:
+            lines.append(f"  sentence: {cited(f['rules'][0])}")
         if f.get("reproducer"):
             path = report_dir / f["reproducer"]
             lines.append(f"  transcript: {path}")

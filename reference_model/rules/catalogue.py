@@ -26,12 +26,48 @@ CQS = ("cqs",)
 BOTH = ("mq", "cqs")
 
 
+#: The IBM documents the seed files hold, by seed number: what users are shown (never file names).
+SEED_TITLES = {
+    "000": "IMS: CQS structure overflow function",
+    "001": "IBM MQ for z/OS: Planning your coupling facility and offload storage environment",
+    "002": "IBM MQ for z/OS: Specifying offload options for shared messages",
+    "003": "IBM MQ for z/OS: Where are shared queue messages held?",
+    "004": "IBM MQ for z/OS: Shared queues and queue depth events",
+}
+_SECTION_NUMBER = re.compile(r"^\d+(\.\d+)*\s+")
+
+
+_SEED_MENTION = re.compile(r"seeds? (\d{3})(?:_[0-9a-f]+\.txt)?(?:/(\d{3}))?")
+_NOTES_MENTION = re.compile(r"ibm-facts:?(?: \d+(?:\.\d+)*)?")
+
+
+def readable(text: str) -> str:
+    """``text`` with the project's internal names of its sources replaced by what users know:
+    a seed's document title, "IBM documentation" for the notes that summarise IBM's wider text."""
+
+    def seed(match: re.Match[str]) -> str:
+        titles = [SEED_TITLES.get(n, "IBM documentation") for n in match.groups() if n]
+        return " and ".join(f"“{t}”" for t in titles)
+
+    return _NOTES_MENTION.sub("IBM documentation", _SEED_MENTION.sub(seed, text))
+
+
 @attrs.frozen
 class Citation:
     """Where a rule comes from: a seed file and a short quote, or an IBM source title."""
 
     source: str
     quote: str
+
+    @property
+    def document(self) -> str:
+        """The IBM document (and topic) the quote comes from, as users are shown it: a seed's
+        title, or the IBM topic the notes (shared/notes/ibm-facts.md) quote, without file names
+        or the notes' own section numbers."""
+        if self.source.startswith("seed "):
+            return SEED_TITLES.get(self.source[5:8], "IBM documentation")
+        topic = _SECTION_NUMBER.sub("", self.source.removeprefix("ibm-facts:").strip())
+        return f"IBM documentation: {topic}" if topic else "IBM documentation"
 
 
 @attrs.frozen
