@@ -169,7 +169,9 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
         if not model.hint.outcome.ok:
             return Outcome("setxcf_alter", False, model.hint.outcome.reason)
         s.size_kb, s.size_known = new, True
-        return Outcome("setxcf_alter")
+        # z/OS's monitoring of a failed structure is not documented either: its messages stand
+        said = tuple(sig for sig in model.hint.outcome.signals if sig.split(" ", 1)[0] in ("IXC585E", "IXC586I"))
+        return Outcome("setxcf_alter", signals=said)
     rules = ("CAPACITY-004",)
     refused = False
     if not s.size_known and model.hint is not None:  # the current size is the implementation's

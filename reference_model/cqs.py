@@ -88,7 +88,9 @@ def put(model: Model, op: Put) -> Outcome:
         return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
     if model.hint is not None:
         primary = not overflowed or bool(staged)
-        ok = model.room(s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), primary, op.length)
+        # certain room by the costs seen (Model.room) only for a message kept whole on the primary
+        length = op.length if not overflowed else None
+        ok = model.room(s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), primary, length)
     else:
         primary = model.pools(s)
         ok = fits(primary, len(staged), sum(staged))

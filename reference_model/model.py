@@ -283,7 +283,7 @@ class Model:
         :func:`_fit_before`); forget the costs when the structure's totals change."""
         q = self.queues.get(op.queue)
         s = self.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
-        if s is None:
+        if s is None or op.queue in s.overflow_queues:  # (an overflowed CQS queue: not whole on s)
             return
         before, after = hint.before.get(s.defn.name), hint.after.get(s.defn.name)
         if before is None or after is None or before[1::2] != after[1::2]:
