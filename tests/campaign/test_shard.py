@@ -3,6 +3,8 @@
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from adapters.protocol import Capabilities
 from adapters.reference import ReferenceAdapter
 from conformance.runner import run_trace
@@ -158,3 +160,11 @@ def test_run_partition_builds_one_adapter_for_all_its_blocks():
     assert 1 == len(LOADS)
     assert [0, 1, 2] == [s["block"] for s in seen]
     assert all(isinstance(r, tuple) and len(r) == len(PART_COLUMNS) for r in rows)
+
+
+@pytest.mark.parametrize("index", [18865, 19568, 21005, 21476])
+def test_the_reference_passes_campaign_traces_that_once_diverged(index: int):
+    """Traces of seed 0's campaign (20 steps) that drew false verdicts on the reference: a CQS put to
+    an overflowed queue judged by the primary's costs, SETXCF ALTER of a failed structure's IXC585E."""
+    config, ops = generate(trace_seed(0, index), trace_profile(("mq", "cqs"), index), 20)
+    assert run_trace(ReferenceAdapter(), config, ops).verdict in ("pass", "unjudged")
