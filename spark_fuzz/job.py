@@ -30,6 +30,7 @@ import datetime as dt
 import json
 import os
 import platform
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -425,6 +426,18 @@ def _identity_of(fs: HadoopFS) -> dict[str, Any]:
     return json.loads(fs.read_text(path))["identity"]
 
 
+def require_java(master: str | None) -> None:
+    """Spark needs Java (17 or later) unless it is reached over Spark Connect: a missing one is a
+    usage error found before anything starts, not a JVM traceback."""
+    if (master or "").startswith("sc://") or os.environ.get("SPARK_REMOTE"):
+        return
+    java_home = os.environ.get("JAVA_HOME")
+    found = shutil.which("java") or (java_home and os.path.isfile(os.path.join(java_home, "bin", "java")))
+    if not found:
+        allowed = "Java 17 or later on PATH or in JAVA_HOME (Spark needs it)"
+        raise ConfigurationError("java", None, allowed, UNKNOWN_FIELD)
+
+
 def _local_campaign(option: str, run: str) -> None:
     """A local campaign directory (a path, or ``file:``) must hold a finished campaign; others
     (``hdfs://``, ``s3a://``, ...) are checked once Spark is up (:func:`_identity_of`)."""
@@ -520,6 +533,7 @@ def fuzz_main(args: argparse.Namespace) -> int:
     if os.getcwd() not in sys.path:  # a module:attr adapter next to the user's shell (executors: session.py)
         sys.path.append(os.getcwd())
     spec = spec_from_args(args)
+    require_java(args.master)
     caps = probe_capabilities(spec)
     spec = narrow_profiles(spec, caps, asked_both=args.profile == "both")
     spec = attrs.evolve(spec, skip=support.skipped(shard.adapter_loader(spec), caps, spec.profiles))
@@ -551,6 +565,7 @@ def diff_main(args: argparse.Namespace) -> int:
 
     for option, run in (("RUN_A", args.run_a), ("RUN_B", args.run_b)):
         _local_campaign(option, run)  # before the JVM starts: a missing directory is a usage error
+    require_java(args.master)
     with session(args.master, "cfconform-diff", verbose=bool(getattr(args, "verbose", False))) as spark:
         record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
     print(render_diff_text(record), end="")

@@ -126,6 +126,21 @@ def test_size_uses_the_usable_share(capsys):
     assert json.loads(half)["required_mb"] == pytest.approx(2 * json.loads(whole)["required_mb"])
 
 
+def test_spark_commands_without_java_exit_2_in_one_line(tmp_path: Path):
+    env = {"HOME": str(tmp_path), "PATH": str(Path(sys.executable).parent)}  # no java on it
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "fuzz", "--adapter", "reference", "--traces", "10", "--steps", "5",
+         "--out", str(tmp_path / "out")],
+        cwd=REPO, capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert (done.returncode, "Java" in done.stderr, len(done.stderr.strip().splitlines())) == (2, True, 1)
+
+
+def test_mutants_matching_nothing_exit_4():
+    done = _cli("mutants", "--only", "NOPE-*")
+    assert (done.returncode, "Traceback" in done.stderr) == (4, False)
+
+
 @pytest.mark.parametrize(
     ("args", "option"),
     [
@@ -134,6 +149,7 @@ def test_size_uses_the_usable_share(capsys):
         (["run", "--adapter", "wire:python3 'unbalanced", *FAST], "--adapter"),
         (["fuzz", "--adapter", "reference", "--traces", "10", "--steps", "1000000000"], "--steps"),
         (["fuzz", "--adapter", "reference", "--traces", "1000000000000000", "--steps", "10"], "--traces"),
+        (["replay", "/nonexistent/transcript.json", "--adapter", "reference"], "transcript"),
     ],
 )
 def test_bad_input_is_exit_2_in_one_line_before_any_work(args: list[str], option: str):
