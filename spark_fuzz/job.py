@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -426,6 +427,18 @@ def _identity_of(fs: HadoopFS) -> dict[str, Any]:
     return json.loads(fs.read_text(path))["identity"]
 
 
+def _local_writable(option: str, out: str) -> None:
+    """A local output directory (a path, or ``file:``) must be writable before Spark starts."""
+    if "://" in out and not out.startswith("file:"):
+        return
+    from conformance.commands.run import unwritable
+
+    local = out.removeprefix("file://").removeprefix("file:")
+    problem = unwritable(Path(local))
+    if problem:
+        raise ConfigurationError(option, out, f"a writable directory ({problem})", UNKNOWN_FIELD)
+
+
 def require_java(master: str | None) -> None:
     """Spark needs Java (17 or later) unless it is reached over Spark Connect: a missing one is a
     usage error found before anything starts, not a JVM traceback."""
@@ -533,6 +546,7 @@ def fuzz_main(args: argparse.Namespace) -> int:
     if os.getcwd() not in sys.path:  # a module:attr adapter next to the user's shell (executors: session.py)
         sys.path.append(os.getcwd())
     spec = spec_from_args(args)
+    _local_writable("--out", args.out)
     require_java(args.master)
     caps = probe_capabilities(spec)
     spec = narrow_profiles(spec, caps, asked_both=args.profile == "both")
@@ -567,7 +581,14 @@ def diff_main(args: argparse.Namespace) -> int:
         _local_campaign(option, run)  # before the JVM starts: a missing directory is a usage error
     require_java(args.master)
     with session(args.master, "cfconform-diff", verbose=bool(getattr(args, "verbose", False))) as spark:
-        record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
+        try:
+            record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
+        except ConfigurationError:
+            raise
+        except Exception as err:  # a campaign's tables unreadable (a corrupt Parquet file): its input, exit 2
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise ConfigurationError("RUN_A/RUN_B", f"{args.run_a} {args.run_b}", f"readable campaigns ({first})",
+                                     UNKNOWN_FIELD) from None  # fmt: skip
     print(render_diff_text(record), end="")
     return EXIT_OK
 

@@ -75,8 +75,8 @@ def configure_fuzz(parser: argparse.ArgumentParser, master_default: str | None =
     parser.add_argument("--no-triage", action="store_true", help="skip minimisation and reproducers")
     parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                         help="a Spark setting (repeatable), e.g. --conf spark.executor.memory=4g")  # fmt: skip
-    parser.add_argument("--progress-seconds", type=float, default=5.0, metavar="S",
-                        help="seconds between progress lines on stderr (0: none; default 5)")  # fmt: skip
+    parser.add_argument("--progress-seconds", type=float, default=2.0, metavar="S",
+                        help="seconds between progress lines on stderr (0: none; default 2)")  # fmt: skip
 
 
 def configure_diff(parser: argparse.ArgumentParser) -> None:
