@@ -531,8 +531,8 @@ def session(
         return
     spark = build_session(master, app_name, conf=conf, verbose=verbose)
     ui = spark.sparkContext.uiWebUrl
-    if ui:
-        _say(f"Spark UI: {ui}")  # once, where Spark's own start-up lines are hidden
+    if ui:  # once, where Spark's own start-up lines are hidden
+        print(f"{app_name.split()[0].replace('-', ' ')}: Spark UI: {ui}", file=sys.stderr, flush=True)
     try:
         yield spark
     finally:
