@@ -112,7 +112,7 @@ def put(model: Model, op: Put) -> Outcome:
         rules += ("CQS-022",)
     signals = model.full_signals(s)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
-    if idle and _threshold_reached(model, s):
+    if idle and _threshold_reached(model, s, 1 + len(staged)):
         signals += (f"ALTER {s.defn.name}",)
         rules += ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
         if model.readings.cqs_alter == "sync":
@@ -132,14 +132,17 @@ def _seen_cost(model: Model, s: Structure) -> tuple[int, int] | None:
     return (after[0] - before[0], after[2] - before[2])
 
 
-def _threshold_reached(model: Model, s: Structure) -> bool:
+def _threshold_reached(model: Model, s: Structure, parts: int = 1) -> bool:
     """CQS-001/002/020: usage after the put at or over OVFLWMAX.  Where the implementation's figures
-    leave it open (see :meth:`Model.reached`), its own report of starting the alter stands."""
+    leave it open (see :meth:`Model.reached`), its own report of starting the alter stands.
+    ``parts``: the data objects the put adds (CQS-017), each a list entry of the primary."""
     name = s.defn.name
     after, before = model.after(s), model.before(s)
     if model.hint is not None and after is not None and before is not None:
-        if after[0] < before[0] or after[2] < before[2]:
-            return True  # storage freed by a put: queues moved, so overflow processing ran in it
+        if after[0] < before[0] + parts or after[2] < before[2]:
+            # fewer entries than the put's own data objects: queues moved to the overflow structure
+            # within it (CQS-011), so overflow processing ran in it
+            return True
         # a CQSPUT whose alter completed inside it reports usage after the alter: the threshold was
         # met by what it put into the structure as it was before
         after = (after[0], before[1], after[2], before[3])

@@ -161,7 +161,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "The alter starts only when usage exceeds OVFLWMAX, not when it reaches it.",
         cfg(ovflwmax=75),
         [put("Q1", 600), Inspect()],
-        rebound(Put, _threshold_reached=lambda model, s: cqs._usage(model, s) > s.defn.effective_ovflwmax),
+        rebound(Put, _threshold_reached=lambda model, s, *_: cqs._usage(model, s) > s.defn.effective_ovflwmax),
     ),
     mutant(
         "M-CQS-003-b",
@@ -436,14 +436,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "OVFLWMAX is compared with list-entry usage instead of data elements.",
         cfg(),
         [put("Q1", 600), Inspect()],
-        rebound(Put, _threshold_reached=lambda model, s: entries_pct(model, s) >= s.defn.effective_ovflwmax),
+        rebound(Put, _threshold_reached=lambda model, s, *_: entries_pct(model, s) >= s.defn.effective_ovflwmax),
     ),
     mutant(
         "M-CQS-020-b",
         "OVFLWMAX is compared with combined entry and element storage.",
         cfg(),
         [put("Q1", 600), Inspect()],
-        rebound(Put, _threshold_reached=lambda model, s: model.usage(s, "combined") >= s.defn.effective_ovflwmax),
+        rebound(Put, _threshold_reached=lambda model, s, *_: model.usage(s, "combined") >= s.defn.effective_ovflwmax),
     ),
     mutant(
         "M-CQS-020-c",
