@@ -54,6 +54,8 @@ from reference_model.rules import RULE_BY_ID
 #: Readings vectors explored per failing step before giving up (bounds the search).
 MAX_ALTERNATIVES = 400
 MAX_ALIVE = 32
+#: Deeper vectors tried where a shallower one made the model consult a new ambiguity (_led_on).
+MAX_LED = 64
 _INVALIDATING = (Commit, Backout, StopQmgr, FailStructure)
 
 
@@ -364,6 +366,8 @@ class Checker:
         here = [k for k in free if any(profile in RULE_BY_ID[r].profiles for r in AMBIGUITIES[k].rules)]
         tried: set[Readings] = {c.readings for c in self.alive}
         budget = MAX_ALTERNATIVES
+        #: vectors that failed with ambiguities consulted that their base never consulted
+        self._led: list[tuple[Readings, frozenset[str]]] = []
         for keys, depth in ((relevant, 1), (here, 1), (relevant, 2), (here, 2), (free, 2)):
             found = []
             for vector in self._neighbours(keys, depth):
@@ -378,6 +382,28 @@ class Checker:
                     return found
             if found:
                 return found
+        return self._led_on(tried)
+
+    def _led_on(self, tried: set[Readings]) -> list[tuple[_Candidate, Outcome]]:
+        """Deeper vectors where the shallow ones lead: a vector that failed after its change made the
+        model consult an ambiguity its base never did (a CQS alter completing inside the put only
+        under another usage metric, say) is tried with that ambiguity changed too, up to
+        ``MAX_LED`` replays."""
+        base = set(self.alive[0].consulted.used) if self.alive else set()
+        budget = MAX_LED
+        while self._led and budget > 0:
+            vector, consulted = self._led.pop(0)
+            changed = vector.differs_from_default().keys() | set(self.fixed)
+            for key in sorted(consulted - base - changed):
+                for value in AMBIGUITIES[key].readings:
+                    deeper = attrs.evolve(vector, **{key: value})
+                    if deeper in tried:
+                        continue
+                    tried.add(deeper)
+                    budget -= 1
+                    hit = self._replay(deeper)
+                    if hit is not None:
+                        return [hit]
         return []
 
     def _neighbours(self, keys: list[str], depth: int):
@@ -403,6 +429,9 @@ class Checker:
             if diff is not None:
                 if i == last:
                     self._note_nearest(expected, diff)
+                led = getattr(self, "_led", None)
+                if led is not None and len(led) < MAX_LED:
+                    led.append((readings, frozenset(cand.consulted.used)))
                 return None
         return cand, expected  # type: ignore[return-value]
 

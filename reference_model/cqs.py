@@ -581,7 +581,7 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
     if s.defn.ovflwstr is not None:
         _move(model, s, approved)
         rules += ("CQS-011", "CQS-019")
-        if not approved and s.selection_open is None:
+        if not approved and s.selection_open is None and model.readings.cqs_empty_overflow == "ends":
             signals += _end_overflow(s)
             rules += ("CQS-014",)
     else:
@@ -648,11 +648,12 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
             s.overflow_queues = {n for n in s.overflow_queues if n in s.selection_open}
             s.selection_open = None
         rules += ("CQS-013",) if "CQS-013" not in rules else ()
+        had = bool(s.overflow_queues)  # (none: nothing was ever selected, every candidate vetoed)
         for name in sorted(s.overflow_queues):
             if not model.queues[name].msgs:
                 s.overflow_queues.discard(name)
                 signals += (f"OVERFLOW_QUEUE_OFF {s.defn.name} {name}",)
-        if not s.overflow_queues:
+        if not s.overflow_queues and (had or model.readings.cqs_empty_overflow == "ends"):
             signals += _end_overflow(s)
             rules += ("CQS-014",) if "CQS-014" not in rules else ()
     return Outcome("advance_clock", rules=rules, signals=signals)

@@ -175,6 +175,15 @@ AMBIGUITIES: Mapping[str, Ambiguity] = {
             "seed 000: 'CQS attempts to make the structure larger by initiating a structure alter. If the alter fails'",
         ),
         Ambiguity(
+            "cqs_empty_overflow",
+            "With OVFLWSTR, does overflow mode that selected no queue (every candidate vetoed) end, as "
+            "'all queues have been removed', or stay?",
+            ("ends", "stays"),
+            "ends",
+            ("CQS-014",),
+            "seed 000: 'When all queues have been removed, CQS exits overflow mode' (none ever added)",
+        ),
+        Ambiguity(
             "nonshared_at_stop",
             "Do nonpersistent messages on a stopping queue manager's nonshared queues survive the stop?",
             ("kept", "lost"),
@@ -214,6 +223,7 @@ class Readings:
     full_signal_timing: str = _readings_field("full_signal_timing")
     cqs_alter: str = _readings_field("cqs_alter")
     nonshared_at_stop: str = _readings_field("nonshared_at_stop")
+    cqs_empty_overflow: str = _readings_field("cqs_empty_overflow")
 
     def as_dict(self) -> dict[str, str]:
         return attrs.asdict(self)

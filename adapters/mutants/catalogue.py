@@ -58,6 +58,9 @@ _NO_SENTENCE = "no IBM sentence decides it (no sentence, no verdict)"
 #: Mutants retired because the fault they make breaks nothing a document decides: the gate does not
 #: judge it, so no correct checker can kill it.  IDs stay reserved (never reused or renumbered).
 RETIRED: Mapping[str, str] = {
+    "M-CQS-014-a": "overflow mode that selected no queue (every candidate vetoed) staying: 'When all queues "
+    "have been removed, CQS exits overflow mode' does not say what happens when none was ever added "
+    "(reading cqs_empty_overflow; the second reading stays)",
     "M-CQS-021-a": "a message just over the unrounded LGMSGSZ split: whether the long message record's size "
     "includes the message prefix is not documented (ibm-facts 1.9, AMBIGUOUS: how a message is split into parts), so "
     "when a message is split is not judged exactly",

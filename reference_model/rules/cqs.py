@@ -190,6 +190,7 @@ RULES: tuple[Rule, ...] = (
         citation=Citation(SEED_000, "When all queues have been removed, CQS exits overflow mode."),
         status="normative",
         observables=("signals:OVERFLOW_OFF", "inspect.structures.*.overflow_mode"),
+        readings=("cqs_empty_overflow",),
         profiles=CQS,
     ),
     Rule(
