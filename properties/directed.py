@@ -44,7 +44,7 @@ SMALL_SIZES_KB = (64, 16, 256, 1024)
 ROUND_THRESHOLDS = (50, 10, 20, 85)
 
 #: One probe call: the machine rule's name and its arguments (``structures``: fields every structure
-#: of the case's configuration takes, not an argument).
+#: of the case's configuration takes, ``config``: fields of the configuration; not arguments).
 Call = tuple[str, dict[str, Any]]
 
 
@@ -59,6 +59,8 @@ MQ_FAMILIES: dict[str, list[Call]] = {
     "levels": _grid("level_probe", m=(0,), level=(2, 3, 4, 5, 1), recover=(True, False), rules=("always", "smds")),
     "definitions": [
         *_grid("structure_name_probe", name=STRUCTURE_NAMES),
+        # QSG names of one to four characters: CFRM names pad them with @ (TOPOLOGY-010)
+        *_grid("structure_name_probe", name=("A1",), config=({"qsg": "QS"}, {"qsg": "Q"}, {"qsg": "SQ03"})),
         *_grid("queue_without_structure_probe", cfstruct=NO_STRUCTURE),
     ],
     "alter keeps": _grid("alter_keeps_probe", m=(0,), other=OTHER_KEYWORDS),
@@ -171,7 +173,8 @@ def run_directed(
         case.directed = True
         try:
             kwargs = dict(kwargs)
-            case.open(_shaped(_config(profile, seed, i, name), kwargs.pop("structures", None)))
+            config = _shaped(_config(profile, seed, i, name), kwargs.pop("structures", None))
+            case.open(attrs.evolve(config, **kwargs.pop("config", {})))
             probe = getattr(case, name)
             if not case.halted and _ready(case, probe):
                 probe(**kwargs)
