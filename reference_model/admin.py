@@ -77,7 +77,10 @@ def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: fro
 def define_structure(model: Model, op: DefineStructure) -> Outcome:
     """DEFINE CFSTRUCT: name rules and structure limits (TOPOLOGY-001..004, 009, CQS-016)."""
     try:
-        sd = _undecided_accepted(model, UNDECIDED_BOUNDS, lambda: _as_def(op.structure, structure_from_record))
+        # (CQS-016: "not supported for resource structures" says no overflow happens there, not
+        # that a resource structure defined with OVFLWMAX must be refused: the implementation's)
+        undecided = UNDECIDED_BOUNDS | ({"CQS-016"} if model.config.profile == "cqs" else set())
+        sd = _undecided_accepted(model, undecided, lambda: _as_def(op.structure, structure_from_record))
         if sd.name in model.structures:
             raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
         if model.config.profile == "mq" and (sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource):
