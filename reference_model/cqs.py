@@ -111,6 +111,11 @@ def put(model: Model, op: Put) -> Outcome:
     if overflowed:
         rules += ("CQS-022",)
     signals = model.full_signals(s)
+    maybe_overflowed = name in s.overflow_queues or name in (s.selection_open or {})  # (its own part may go there)
+    if s.overflow_mode and s.selection_scanned and not maybe_overflowed and _moved_within(model, s, 1 + len(staged)):
+        # queues moved within this put: overflow processing began again, so the scan had released
+        # all the implementation selected (emptied candidates only) and overflow mode had ended
+        signals += _end_overflow(s)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
     if idle and _threshold_reached(model, s, 1 + len(staged)):
         signals += (f"ALTER {s.defn.name}",)
@@ -139,10 +144,8 @@ def _threshold_reached(model: Model, s: Structure, parts: int = 1) -> bool:
     name = s.defn.name
     after, before = model.after(s), model.before(s)
     if model.hint is not None and after is not None and before is not None:
-        if after[0] < before[0] + parts or after[2] < before[2]:
-            # fewer entries than the put's own data objects: queues moved to the overflow structure
-            # within it (CQS-011), so overflow processing ran in it
-            return True
+        if _moved_within(model, s, parts):
+            return True  # overflow processing ran in it
         # a CQSPUT whose alter completed inside it reports usage after the alter: the threshold was
         # met by what it put into the structure as it was before
         after = (after[0], before[1], after[2], before[3])
@@ -151,6 +154,15 @@ def _threshold_reached(model: Model, s: Structure, parts: int = 1) -> bool:
         hint = model.hint
         return hint is not None and (hint.says(f"ALTER {name}") or hint.says(f"OVERFLOW_ON {name}"))
     return reached
+
+
+def _moved_within(model: Model, s: Structure, parts: int) -> bool:
+    """Whether the implementation's figures show queues moved to the overflow structure within a
+    CQSPUT adding ``parts`` data objects: the primary gained fewer entries than that (CQS-011)."""
+    after, before = model.after(s), model.before(s)
+    if model.hint is None or after is None or before is None:
+        return False
+    return after[0] < before[0] + parts or after[2] < before[2]
 
 
 def _alter_now(model: Model, s: Structure) -> Outcome:
