@@ -306,9 +306,9 @@ def _select_reported(model: Model, s: Structure) -> list[str]:
     sound = all(n in mine and n not in vetoes for n in reported) and len(set(reported)) == len(reported)
     if sound and s.defn.ovflwstr is None:
         passed = [q for n, q in mine.items() if n not in reported and n not in vetoes]
-        sound = not any(_surely_larger(b, mine[a]) for a in reported for b in passed)
+        sound = not any(_surely_larger(model, b, mine[a]) for a in reported for b in passed)
     candidates = {
-        n: sorted((m.length for m in q.msgs if not m.on_overflow), reverse=True)
+        n: _first_parts(model, q)
         for n, q in mine.items()
         if n not in vetoes
     }
@@ -320,6 +320,7 @@ def _select_reported(model: Model, s: Structure) -> list[str]:
     if sound:
         return reported
     by_costs = _select_by_costs(model, s)
+    s.selection_by_costs = by_costs is not None
     if by_costs is not None:
         return by_costs
     hint, model.hint = model.hint, None
@@ -354,13 +355,14 @@ def _select_open(model: Model, s: Structure) -> list[str]:
         model.hint = hint
     vetoes = frozenset(model.overflow_exit or ())
     s.selection_open = {
-        q.defn.name: sorted((m.length for m in q.msgs if not m.on_overflow), reverse=True)
+        q.defn.name: _first_parts(model, q)
         for q in model.queues.values()
         if q.defn.cfstruct == s.defn.name and q.msgs and q.defn.name not in vetoes
     }
     s.selection_costs = _costs(model, s, list(s.selection_open))
     s.selection_shown = set()
     by_costs = _select_by_costs(model, s)
+    s.selection_by_costs = by_costs is not None
     if by_costs is not None:
         return by_costs
     first = _first_pick(s.selection_open)
@@ -485,8 +487,8 @@ def _may_be_passed(model: Model, s: Structure, name: str) -> bool:
     if name == _first_pick(s.selection_open or {}):
         return False
     costs = s.selection_costs
-    if costs is None or s.defn.ovflwstr is not None or _in_parts(model, costs):
-        return True
+    if costs is None or not s.selection_by_costs or s.defn.ovflwstr is not None or _in_parts(model, costs):
+        return True  # (a selection not made on the implementation's costs does not bind it)
     return any(costs[o] == costs[name] and o not in s.overflow_queues for o in costs if o != name)
 
 
@@ -532,6 +534,13 @@ def _reported_sound(model: Model, s: Structure, chosen: set[str]) -> bool:
     return s.defn.ovflwstr is not None or not any(_larger(sizes[b], sizes[a]) for a in chosen for b in passed)
 
 
+def _first_parts(model: Model, q: Queue) -> list[int]:
+    """The lengths of ``q``'s data objects on the primary, longest first: a message longer than
+    LGMSGSZ keeps only its first part on the queue, the rest on the staging queue (CQS-017/019),
+    so that is all of it that counts as the space the queue uses."""
+    return sorted((min(m.length, model.lgmsgsz) for m in q.msgs if not m.on_overflow), reverse=True)
+
+
 def _larger(b: list[int], a: list[int]) -> bool:
     """Whether data objects of lengths ``b`` use more space than those of ``a`` (longest first) under
     any accounting that charges each object something and a longer one no less: two of ``b``'s
@@ -539,9 +548,9 @@ def _larger(b: list[int], a: list[int]) -> bool:
     return bool(a) and len(b) >= 2 * len(a) and all(b[2 * i + 1] >= x for i, x in enumerate(a))
 
 
-def _surely_larger(big: Queue, small: Queue) -> bool:
+def _surely_larger(model: Model, big: Queue, small: Queue) -> bool:
     """Whether ``big`` uses more structure space than ``small``: see :func:`_larger`."""
-    return _larger(*(sorted((m.length for m in q.msgs if not m.on_overflow), reverse=True) for q in (big, small)))
+    return _larger(_first_parts(model, big), _first_parts(model, small))
 
 
 def _overflow_room(model: Model, s: Structure) -> tuple[int, int, int, int] | None:

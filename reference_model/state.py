@@ -91,6 +91,7 @@ class Structure:
         "overflow_seen",
         "overflow_start",
         "pools",
+        "selection_by_costs",
         "selection_costs",
         "selection_open",
         "selection_scanned",
@@ -109,6 +110,9 @@ class Structure:
         #: not shown yet (it reports no CQS signals); None once shown.
         self.selection_open: dict[str, list[int]] | None = None
         self.selection_costs: dict[str, tuple[int, int]] | None = None
+        #: Whether the open selection was made on the implementation's costs (else on the model's
+        #: own accounting, and a queue left out of it is the implementation's to leave out).
+        self.selection_by_costs = False
         self.selection_shown: set[str] = set()  # queues the implementation showed selected so far
         #: A scan has taken the emptied candidates out: what the selection was can no longer be
         #: judged, only that what remains selected is among the candidates left.
