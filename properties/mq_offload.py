@@ -74,6 +74,8 @@ class MQOffload(MQAdmin):
             return
         used = {q.defn.cfstruct for q in self.model.queues.values()}
         levels = [s for s in self.model.structures.values() if s.defn.cflevel == 5 and s.defn.name in used]
+        if not levels:  # (its CFLEVEL(5) structure was altered to another level earlier in the case)
+            return
         name = max(levels, key=lambda s: s.defn.ratio).defn.name
         self._empty_structure(m, name)
         shared, sizes = OFFLOAD_PATTERNS[pattern]
@@ -110,7 +112,8 @@ class MQOffload(MQAdmin):
             self._do(o.DefineStructure({"name": name, "cflevel": level}))
         if name in self.model.structures and f"Q{name}" not in self.model.queues:
             self._do(o.DefineQueue({"name": f"Q{name}", "cfstruct": name}))
-        return f"Q{name}" if f"Q{name}" in self.model.queues else None
+        at_level = name in self.model.structures and self.model.structures[name].defn.cflevel == level
+        return f"Q{name}" if at_level and f"Q{name}" in self.model.queues else None
 
     def _threshold_probe(self, m: int, q: int, at: str, n: int, delta: int | str) -> None:
         """Bring queue ``q``'s structure to ``at``, then put each rule's size boundary (see :meth:`offload_probe`)."""
