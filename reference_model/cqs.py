@@ -307,11 +307,7 @@ def _select_reported(model: Model, s: Structure) -> list[str]:
     if sound and s.defn.ovflwstr is None:
         passed = [q for n, q in mine.items() if n not in reported and n not in vetoes]
         sound = not any(_surely_larger(model, b, mine[a]) for a in reported for b in passed)
-    candidates = {
-        n: _first_parts(model, q)
-        for n, q in mine.items()
-        if n not in vetoes
-    }
+    candidates = {n: _first_parts(model, q) for n, q in mine.items() if n not in vetoes}
     first = _first_pick(candidates)
     sound = sound and (first is None or first in reported or not _surely_fits(s, candidates[first]))
     s.selection_costs = _costs(model, s, list(candidates))
