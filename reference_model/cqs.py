@@ -111,10 +111,13 @@ def put(model: Model, op: Put) -> Outcome:
     if overflowed:
         rules += ("CQS-022",)
     signals = model.full_signals(s)
-    maybe_overflowed = name in s.overflow_queues or name in (s.selection_open or {})  # (its own part may go there)
-    if s.overflow_mode and s.selection_scanned and not maybe_overflowed and _moved_within(model, s, 1 + len(staged)):
-        # queues moved within this put: overflow processing began again, so the scan had released
-        # all the implementation selected (emptied candidates only) and overflow mode had ended
+    # queues moved within this put: overflow processing began again, so the scan had released all
+    # the implementation selected (emptied candidates only) and overflow mode had ended.  A put to a
+    # queue that may be in overflow mode puts its first part on the overflow structure: only a net
+    # drop of the primary's entries shows a move then
+    maybe_overflowed = name in s.overflow_queues or name in (s.selection_open or {})
+    gain = 0 if maybe_overflowed else 1 + len(staged)  # the least the primary gains if nothing moved
+    if s.overflow_mode and s.selection_scanned and _moved_within(model, s, gain):
         signals += _end_overflow(s)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
     if idle and _threshold_reached(model, s, 1 + len(staged)):
@@ -158,7 +161,8 @@ def _threshold_reached(model: Model, s: Structure, parts: int = 1) -> bool:
 
 def _moved_within(model: Model, s: Structure, parts: int) -> bool:
     """Whether the implementation's figures show queues moved to the overflow structure within a
-    CQSPUT adding ``parts`` data objects: the primary gained fewer entries than that (CQS-011)."""
+    CQSPUT after which the primary holds at least ``parts`` more entries if nothing moved: it
+    gained fewer (CQS-011)."""
     after, before = model.after(s), model.before(s)
     if model.hint is None or after is None or before is None:
         return False
