@@ -113,10 +113,10 @@ def put(model: Model, op: Put) -> Outcome:
     signals = model.full_signals(s)
     # queues moved within this put: overflow processing began again, so the scan had released all
     # the implementation selected (emptied candidates only) and overflow mode had ended.  A put to a
-    # queue that may be in overflow mode puts its first part on the overflow structure: only a net
-    # drop of the primary's entries shows a move then
+    # queue that may be in overflow mode puts its first part on the overflow structure, its later
+    # parts still on the primary (CQS-019)
     maybe_overflowed = name in s.overflow_queues or name in (s.selection_open or {})
-    gain = 0 if maybe_overflowed else 1 + len(staged)  # the least the primary gains if nothing moved
+    gain = len(staged) + (0 if maybe_overflowed else 1)  # the least the primary gains if nothing moved
     if s.overflow_mode and s.selection_scanned and _moved_within(model, s, gain):
         signals += _end_overflow(s)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
