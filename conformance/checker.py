@@ -373,9 +373,8 @@ class Checker:
             for vector in self._neighbours(keys, depth):
                 if vector in tried:
                     continue
-                tried.add(vector)
                 budget -= 1
-                hit = self._replay(vector)
+                hit = self._try(vector, tried)
                 if hit is not None:
                     found.append(hit)
                 if budget <= 0:
@@ -399,12 +398,16 @@ class Checker:
                     deeper = attrs.evolve(vector, **{key: value})
                     if deeper in tried:
                         continue
-                    tried.add(deeper)
                     budget -= 1
-                    hit = self._replay(deeper)
+                    hit = self._try(deeper, tried)
                     if hit is not None:
                         return [hit]
         return []
+
+    def _try(self, vector: Readings, tried: set[Readings]) -> tuple[_Candidate, Outcome] | None:
+        """Replay ``vector`` once (it is marked tried)."""
+        tried.add(vector)
+        return self._replay(vector)
 
     def _neighbours(self, keys: list[str], depth: int):
         """Vectors ``depth`` readings away from a live candidate's.  Each changes at least one
