@@ -124,25 +124,37 @@ class ConnectionFault(Exception):
 
 
 def _reap(proc: subprocess.Popen, grace: float) -> None:
-    """Stop ``proc`` and its process group for good; safe to call on a dead process."""
-    if proc.returncode is not None:
-        return
-    for stream in (proc.stdin,):
-        with contextlib.suppress(OSError):
-            if stream is not None:
-                stream.close()
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=grace)
-        return
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    """Stop ``proc`` and its process group for good; safe to call on a dead process.
+
+    The group outlives its leader when the implementation started children it never waited
+    for: whatever is left of it is killed once the leader is gone, so no orphan survives."""
+    try:
         if proc.returncode is not None:
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, sig)  # our child leads its own session: its group is ours to stop
+        for stream in (proc.stdin,):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=grace)
             return
-    proc.wait()  # pragma: no cover - SIGKILL cannot be refused
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            if proc.returncode is not None:
+                return
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, sig)  # our child leads its own session: its group is ours to stop
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=grace)
+                return
+        proc.wait()  # pragma: no cover - SIGKILL cannot be refused
+    finally:
+        _end_group(proc.pid)
+
+
+def _end_group(pgid: int) -> None:
+    """Kill what is left of the process group ``pgid`` (the implementation's children)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
 
 
 def _close_streams(proc: subprocess.Popen) -> None:
@@ -274,9 +286,11 @@ class WireConnection:
     def wait_exit(self, timeout: float) -> int | None:
         """The exit code if the process exits within ``timeout`` s, else ``None`` (left running)."""
         try:
-            return self.process.wait(timeout=timeout)
+            code = self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             return None
+        _end_group(self.process.pid)  # the leader is gone: so is any child it left behind
+        return code
 
     def _release(self) -> None:
         self._finalizer.detach()

@@ -167,6 +167,8 @@ def decode_line(line: bytes | str) -> dict[str, Any]:
         msg = json.loads(line.decode() if type(line) is bytes else line)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolViolation(f"not a JSON line ({exc}): {_preview(line)}") from None
+    except RecursionError:
+        raise ProtocolViolation(f"JSON nested too deeply to read: {_preview(line)}") from None
     if not isinstance(msg, dict):
         raise ProtocolViolation(f"not a JSON object: {_preview(line)}")
     kind = msg.get("type")

@@ -1,0 +1,75 @@
+"""Issue 24's remaining bad inputs, each walked through the CLI: an init reply nested too deep to
+parse is a protocol error (exit 3, one line), a corrupt Parquet file given to ``diff`` is a usage
+error (exit 2, one line), and no process the implementation started outlives the run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FAKES = REPO / "tests" / "adapters" / "fakes"
+FAST = ["--hypothesis-profile", "dev", "--seed", "1", "--profile", "mq"]
+
+
+def _cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers kill(0); it no longer runs
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
+
+
+@pytest.mark.parametrize("command", ["run", "check-protocol"])
+def test_an_init_reply_nested_too_deep_is_exit_3_in_one_line(command: str):
+    extra = FAST if command == "run" else []
+    done = _cli(command, "--adapter", f"wire:{sys.executable} {FAKES / 'fake_nested_init.py'}", *extra)
+    assert (done.returncode, "Traceback" in done.stderr, "RecursionError" in done.stderr) == (3, False, False)
+    said = done.stderr if command == "run" else done.stdout  # check-protocol reports each check on stdout
+    assert "nested too deeply" in said, said
+
+
+def test_no_grandchild_of_the_implementation_outlives_the_run(tmp_path: Path):
+    pid_file = tmp_path / "grandchild.pid"
+    done = _cli(
+        "check-protocol",
+        "--adapter",
+        f"wire:{sys.executable} {FAKES / 'fake_grandchild.py'}",
+        env={"FAKE_PID_FILE": str(pid_file)},
+    )
+    assert "Traceback" not in done.stderr
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid), f"grandchild {pid} still running after the run ended"
+
+
+def test_diff_of_a_corrupt_parquet_file_is_exit_2_in_one_line(tmp_path: Path):
+    runs = []
+    for name in ("run-a", "run-b"):
+        failures = tmp_path / name / "failures"
+        failures.mkdir(parents=True)
+        (failures / "part-00000.parquet").write_bytes(b"PAR1 this is not parquet at all")
+        runs.append(str(tmp_path / name))
+    done = _cli("diff", *runs, timeout=300)
+    lines = done.stderr.strip().splitlines()
+    assert (done.returncode, "Traceback" in done.stderr, len(lines)) == (2, False, 1), done.stderr
