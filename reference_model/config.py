@@ -126,7 +126,7 @@ class QueueDef:
     name: str
     cfstruct: str | None = None
     qmgr: str | None = None
-    maxdepth: int = 5000
+    maxdepth: int = 999_999_999  # MAXDEPTH's IBM default (DEFINE QLOCAL); QDEPTH-014's upper bound
     maxmsgl: int = MQ_MAXMSGL_DEFAULT
     qdepthhi: int = 80
     qdepthlo: int = 20

@@ -23,7 +23,6 @@ from reference_model.outcomes import (
     Outcome,
 )  # fmt: skip
 from reference_model.state import Message, Pools, Queue, Structure
-from reference_model.units import SIZE_100MB
 
 if TYPE_CHECKING:
     from reference_model.config import Accounting
@@ -70,8 +69,8 @@ def put(model: Model, op: Put) -> Outcome:
     model.qmgr(op.qmgr)
     q = model.queue(op.queue)
     s = model.structures[q.defn.cfstruct]  # type: ignore[index]
-    if type(op.length) is not int or not 0 <= op.length <= SIZE_100MB:
-        raise ConfigurationError("put.length", op.length, f"an integer 0..{SIZE_100MB}", "CQS-017")
+    if type(op.length) is not int or op.length < 0:  # no IMS document caps a CQS message's length
+        raise ConfigurationError("put.length", op.length, "an integer >= 0", "CQS-017")
     name = q.defn.name
     adopt_put(model, s, name)
     overflowed = name in s.overflow_queues

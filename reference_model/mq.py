@@ -325,8 +325,8 @@ def backup(model: Model, op: Backup) -> Outcome:
     if not _recoverable(s):  # RECOVER(YES) below CFLEVEL(3) is not recoverable either (CFLEVEL-007)
         low = ("CFLEVEL-007",) if s.defn.recover else ()
         return Outcome("backup", False, CMD_NOT_ALLOWED, ("RECOVERY-001", *low))
-    if s.failed:  # no document says what BACKUP of a failed structure does
-        return _undocumented(model, "backup", Outcome("backup", False, MQRC_CF_STRUC_FAILED), s)
+    if s.failed:  # no document says what BACKUP of a failed structure does, nor which code it gives
+        return _undocumented(model, "backup", Outcome("backup", False, CMD_NOT_ALLOWED), s)
     s.backup_taken = True
     return Outcome("backup", rules=("RECOVERY-001",))
 

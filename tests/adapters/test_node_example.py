@@ -16,6 +16,7 @@ from conformance.runner import run_trace
 from reference_model import Config, QueueDef, StructureDef
 from reference_model.codec import outcome_to_record
 from reference_model.operations import Backup, Inspect, Put
+from reference_model.readings import readings_from_dict
 from tests.adapters.conftest import NODE_ADAPTER, small_mq_config
 from tests.adapters.test_wire_reference import mixed_mq_ops
 
@@ -71,9 +72,10 @@ def events_config(seed: int) -> Config:
 def test_node_example_matches_the_model_on_queue_operations(seed):
     config = events_config(seed)
     ops = mixed_mq_ops(seed, 600)
-    ref = ReferenceAdapter()
-    ref.open(config)
     with WireAdapter(node_cmd(), timeout=10) as adapter:
+        declared = {k: v for k, v in adapter.capabilities().readings.items() if v != "unknown"}
+        ref = ReferenceAdapter(readings_from_dict(declared))  # the readings it declares
+        ref.open(config)
         adapter.open(config)
         assert [observable(o) for o in ref.apply_batch(ops)] == [observable(o) for o in adapter.apply_batch(ops)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import attrs
+
 from adapters.mutants import get_mutant
 from conformance import shrink_offload
 from conformance.shrink import minimise
@@ -49,6 +51,17 @@ def test_simpler_rules_meet_each_rule_from_empty_or_at_any_length_and_lower_the_
     assert expected == tried
 
 
+def _at_63_75k(mutant_id: str):
+    """The mutant following the 63.75K forced-offload reading, as the gate met it then."""
+
+    def build():
+        adapter = get_mutant(mutant_id)
+        adapter.readings = attrs.evolve(adapter.readings, forced_offload_boundary="63.75K")
+        return adapter
+
+    return build
+
+
 def test_minimise_meets_the_rule_at_any_length_to_reach_the_documented_two_steps():
     """M-CFLEVEL-006-a (rules applied at CFLEVEL(4)) as the seed-11 gate met it: OFFLD1SZ(32K)
     needed messages at the 63.75 KB boundary, whose forced offload let the gets and puts between
@@ -61,7 +74,7 @@ def test_minimise_meets_the_rule_at_any_length_to_reach_the_documented_two_steps
         o.Get("QM01", "Q1"),
         o.Put("QM01", "Q1", 65280, persistent=True, syncpoint=True, tag=87),
     ]
-    result = minimise(lambda: get_mutant("M-CFLEVEL-006-a"), _config(s), ops)
+    result = minimise(_at_63_75k("M-CFLEVEL-006-a"), _config(s), ops)
     assert ("fail", "offloaded", 2) == (result.verdict, result.divergence.field, len(result.ops))
 
 
