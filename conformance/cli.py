@@ -19,6 +19,7 @@ import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from reference_model.errors import ConfigurationError
 
@@ -32,13 +33,20 @@ def _commands() -> list:
     return sorted((m for m in mods if hasattr(m, "NAME")), key=lambda m: m.NAME)
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (the option, the value, what is allowed) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cfconform", description=__doc__.splitlines()[0])
+    parser = _OneLineParser(prog="cfconform", description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="log detail to stderr")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected error")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_OneLineParser)
     for mod in _commands():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
         mod.configure(p)

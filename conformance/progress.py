@@ -60,14 +60,16 @@ class Progress:
         cases, steps, failures = self.counts()
         elapsed = time.monotonic() - self._start
         parts = [f"{self.label}:", self.phase] if self.phase else [f"{self.label}:"]
-        of = f"/{self.total}" if self.total else ""
+        # the total is an estimate (probes may add cases): past it, no total and no ETA are shown
+        estimate = self.total if self.total and cases < self.total else None
+        of = f"/{estimate}" if estimate else ""
         parts.append(f"{cases}{of} {self.unit}s")
         if steps:
             parts.append(f"{steps} steps")
         parts.append(f"{failures} failing")
         parts.append(f"{elapsed:.0f} s")
-        if self.total and cases:
-            parts.append(f"ETA {max(0.0, elapsed * (self.total - cases) / cases):.0f} s")
+        if estimate and cases:
+            parts.append(f"ETA {elapsed * (estimate - cases) / cases:.0f} s")
         return " ".join(parts)
 
     def __enter__(self) -> Progress:

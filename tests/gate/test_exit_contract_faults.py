@@ -73,3 +73,29 @@ def test_diff_of_a_corrupt_parquet_file_is_exit_2_in_one_line(tmp_path: Path):
     done = _cli("diff", *runs, timeout=300)
     lines = done.stderr.strip().splitlines()
     assert (done.returncode, "Traceback" in done.stderr, len(lines)) == (2, False, 1), done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["run", "--adapter", "reference", "--hypothesis-profile", "nope"], "--hypothesis-profile"),
+        (["size", "--messages"], "--messages"),
+        (["nope"], "COMMAND"),
+    ],
+)
+def test_a_usage_error_is_one_line_naming_the_option_and_exit_2(args: list[str], option: str, capsys):
+    from conformance.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    err = capsys.readouterr().err
+    assert (exc.value.code, err.count("\n"), option in err, "usage:" in err) == (2, 1, True, False)
+
+
+def test_progress_past_its_estimate_shows_no_total_and_no_eta():
+    from conformance.progress import Progress
+
+    progress = Progress("test", 10, quiet=True)
+    progress.done = 12
+    line = progress.line()
+    assert ("12 cases" in line, "/10" in line, "ETA" in line) == (True, False, False)

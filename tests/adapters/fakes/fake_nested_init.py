@@ -7,9 +7,8 @@ import fakebase
 
 def init(msg):
     depth = 100_000
-    sys.stdout.write(
-        '{"type": "init_ok", "in_reply_to": %d, "capabilities": %s%s}\n' % (msg["msg_id"], "[" * depth, "]" * depth)
-    )
+    nested = "[" * depth + "]" * depth
+    sys.stdout.write(f'{{"type": "init_ok", "in_reply_to": {msg["msg_id"]}, "capabilities": {nested}}}\n')
     sys.stdout.flush()
 
 
