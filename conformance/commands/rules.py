@@ -1,19 +1,32 @@
-"""``cfconform rules``: list the rule catalogue as a table, JSON or the docs/RULES.md page.
+"""``cfconform rules``: list the rule catalogue as a table, JSON or the docs/RULES.md page;
+with ``--coverage`` the sentence map's counts, with ``--sentences`` the docs/SENTENCES.md page.
 
 Examples::
 
     cfconform rules
     cfconform rules --family QDEPTH --family RECOVERY --status inferred
     cfconform rules --format markdown > docs/RULES.md
+    cfconform rules --coverage [--format json]
+    cfconform rules --sentences --seeds ../shared/seeds > docs/SENTENCES.md
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from pathlib import Path
 
 from reference_model.rules import FAMILIES, RULES, STATUSES
 from reports.rules_doc import render_rules_json, render_rules_markdown, render_rules_table
+from reports.sentences_doc import (
+    coverage_counts,
+    render_coverage_json,
+    render_coverage_markdown,
+    render_coverage_table,
+    render_sentences_json,
+    render_sentences_markdown,
+)
 
 NAME = "rules"
 HELP = "list the rule catalogue (IDs, status, citations, ambiguities)"
@@ -25,6 +38,14 @@ FORMATS = {
     "json": render_rules_json,
     "markdown": render_rules_markdown,
 }  # fmt: skip ("table": the old name of "text")
+COVERAGE_FORMATS = {
+    "text": render_coverage_table,
+    "table": render_coverage_table,
+    "json": render_coverage_json,
+    "markdown": render_coverage_markdown,
+}
+#: A seed file: its three-digit number, an underscore, anything, ``.txt``.
+SEED_FILE = re.compile(r"^(\d{3})_.*\.txt$")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -39,9 +60,66 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"only this family (repeatable): {', '.join(FAMILIES)}",
     )
     parser.add_argument("--status", metavar="STATUS", help=f"only this status: {', '.join(STATUSES)}")
+    view = parser.add_mutually_exclusive_group()
+    view.add_argument(
+        "--coverage",
+        action="store_true",
+        help="per IBM document: normative, covered, partial, missing, ambiguous, informative and out-of-scope "
+        "sentences (from the shipped sentence map; text or json)",
+    )
+    view.add_argument(
+        "--sentences",
+        action="store_true",
+        help="every sentence of the IBM documents in --seeds with its class: the docs/SENTENCES.md page "
+        "(or json with --format json)",
+    )
+    parser.add_argument(
+        "--seeds", metavar="DIR", help="with --sentences: the folder of IBM's texts (NNN_*.txt), e.g. ../shared/seeds"
+    )
+
+
+def _usage(message: str) -> int:
+    print(f"cfconform rules: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _documents(folder: str) -> dict[str, str]:
+    """The seed texts in ``folder`` by seed number (``000_...txt`` is document ``000``)."""
+    return {
+        m.group(1): p.read_text(encoding="utf-8")
+        for p in sorted(Path(folder).iterdir())
+        if (m := SEED_FILE.match(p.name)) and p.is_file()
+    }
+
+
+def _print(text: str) -> int:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return EXIT_OK
+
+
+def _sentence_views(args: argparse.Namespace) -> int:
+    if args.family or args.status is not None:
+        return _usage("--family and --status select rules; --coverage and --sentences take neither")
+    if args.coverage:
+        if args.seeds is not None:
+            return _usage("--seeds goes with --sentences; --coverage reads only the shipped map")
+        return _print(COVERAGE_FORMATS[args.format](coverage_counts()))
+    if args.seeds is None:
+        return _usage("--sentences needs --seeds DIR, the folder of IBM's texts (e.g. ../shared/seeds)")
+    if not Path(args.seeds).is_dir():
+        return _usage(f"--seeds {args.seeds}: not a folder")
+    documents = _documents(args.seeds)
+    if not documents:
+        return _usage(f"--seeds {args.seeds}: no IBM texts (NNN_*.txt) in it")
+    render = render_sentences_json if args.format == "json" else render_sentences_markdown
+    return _print(render(documents))
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.coverage or args.sentences:
+        return _sentence_views(args)
+    if args.seeds is not None:
+        return _usage("--seeds goes with --sentences")
     families = [f.upper() for f in args.family]
     unknown = [f for f in families if f not in FAMILIES]
     if unknown:

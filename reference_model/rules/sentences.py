@@ -387,13 +387,13 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         "offld3th-and-offld3sz-c0828657": covered("OFFLOAD-002"),
         "rule-pair-default-value-description-d2b2a481": informative(TABLE_HEADER),
         "rule-pair-1-offld1th-70-and-offld1sz-32k-2b07cb7a": ambiguous(
-            ("offload_compare", "offload_usage_metric"), ("OFFLOAD-001", "OFFLOAD-002")
+            ("offload_compare", "offload_usage_metric"), ("OFFLOAD-001", "OFFLOAD-002", "OFFLOAD-012")
         ),
         "rule-pair-2-offld2th-80-and-offld2sz-4k-3c08f3db": ambiguous(
-            ("offload_compare", "offload_usage_metric"), ("OFFLOAD-001", "OFFLOAD-002")
+            ("offload_compare", "offload_usage_metric"), ("OFFLOAD-001", "OFFLOAD-002", "OFFLOAD-012")
         ),
         "rule-pair-3-offld3th-90-and-offld3sz-0k-298ca430": ambiguous(
-            ("offload_compare", "offload_usage_metric"), ("OFFLOAD-001", "OFFLOAD-002")
+            ("offload_compare", "offload_usage_metric"), ("OFFLOAD-001", "OFFLOAD-002", "OFFLOAD-012")
         ),
         "if-an-offload-rule-has-the-ee9dd96c": covered("OFFLOAD-003"),
         "in-this-case-messages-will-only-4a9fa886": ambiguous(
