@@ -121,6 +121,11 @@ def _cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("\n", " ")
 
 
+def _text(text: str) -> str:
+    """Escape running Markdown text (``*`` in CFRM comments and products)."""
+    return text.replace("\\", "\\\\").replace("*", "\\*")
+
+
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
@@ -158,8 +163,8 @@ def _gaps(records: list[dict[str, Any]]) -> list[str]:
         return [*lines, "None.", ""]
     for r in gaps:
         rules = f" ({', '.join(r['rules'])})" if r["rules"] else ""
-        lines.append(f"- {r['document']} #{r['number']}, {_class(r)}{rules}: “{r['sentence']}”  ")
-        lines.append(f"  {r['why'] or 'not classified yet'}")
+        lines.append(f"- {r['document']} #{r['number']}, {_class(r)}{rules}: “{_text(r['sentence'])}”  ")
+        lines.append(f"  {_text(r['why'] or 'not classified yet')}")
     return [*lines, ""]
 
 

@@ -302,7 +302,7 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         "10000-25-mb-38-mb-64-08925c0c": covered("SIZING-001"),
         "100000-199-mb-327-mb-584-81e222dd": covered("SIZING-001"),
         "your-cfrm-policy-should-include-the-1ef09382": informative(INTRO),
-        "initsize-is-the-size-in-kb-dbdb98dc": covered("CAPACITY-008"),
+        "initsize-is-the-size-in-kb-dbdb98dc": covered("CAPACITY-008", "CAPACITY-004"),
         "size-is-the-maximum-size-that-5594fb66": covered("CAPACITY-005"),
         "fullthreshold-sets-the-percentage-value-of-a44e4d0f": covered("CAPACITY-002", "CAPACITY-009"),
         "a-best-practice-is-to-ensure-59ab07e0": covered("CAPACITY-007"),
@@ -524,7 +524,9 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         "1-2-can-be-used-f3f2b688": ambiguous(
             ("persistent_low_cflevel_rc", "large_low_cflevel_rc"), ("CFLEVEL-002", "CFLEVEL-003")
         ),
-        "3-can-be-used-for-89e568bf": ambiguous(("large_low_cflevel_rc",), ("CFLEVEL-003", "CFLEVEL-007")),
+        "3-can-be-used-for-89e568bf": ambiguous(
+            ("large_low_cflevel_rc",), ("CFLEVEL-003", "CFLEVEL-004", "CFLEVEL-007")
+        ),
         "4-can-be-used-for-3778da27": covered("CFLEVEL-005"),
         "5-can-be-used-for-5b9a2f8f": covered("CFLEVEL-006"),
         "backup-and-recovery-of-the-coupling-453a8128": informative(HEADING),
@@ -544,8 +546,8 @@ SENTENCES: dict[str, dict[str, Entry]] = {
     "004": {
         "shared-queues-and-queue-depth-events-b0a25d59": informative(TITLE),
         "event-monitoring-is-more-straightforward-for-879a575b": informative(ADVICE),
-        "when-a-queue-depth-event-occurs-583f162b": covered("QDEPTH-009", "QDEPTH-010"),
-        "if-perfmev-is-set-to-disabled-420b88b0": covered("QDEPTH-010"),
+        "when-a-queue-depth-event-occurs-583f162b": ambiguous(("event_broadcast",), ("QDEPTH-009", "QDEPTH-010")),
+        "if-perfmev-is-set-to-disabled-420b88b0": covered("QDEPTH-009", "QDEPTH-010"),
         "for-more-straightforward-monitoring-give-each-70fed338": informative(ADVICE),
         "this-event-message-that-each-queue-e828ac6e": covered("QDEPTH-011"),
         "if-a-queue-manager-performs-no-43ade744": covered("QDEPTH-011"),
