@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from adapters.protocol import Capabilities
+from adapters.protocol import PROTOCOL_VERSION, Capabilities
 from adapters.wire import messages as m
-from adapters.wire.client import WireError, WireNotSupported
+from adapters.wire.client import WireError, WireNotSupported, too_new, version_tuple
 from reference_model.codec import config_to_record
 from reference_model.config import Config
 from reference_model.outcomes import Outcome
@@ -44,8 +44,9 @@ class LoopbackAdapter:
         self._out = io.StringIO()
         self._server = _MODULES[path].Server(fault, self._out)
         self._msg_id = 0
-        reply = self._exchange({"type": "init", "protocol_version": "1.1", "suite": "cfconform loopback"})
+        reply = self._exchange({"type": "init", "protocol_version": PROTOCOL_VERSION, "suite": "cfconform loopback"})
         self._caps = m.capabilities_from_record(reply["capabilities"])
+        self._peer = version_tuple(reply.get("protocol_version"))
 
     def _exchange(self, request: dict[str, Any]) -> dict[str, Any]:
         self._msg_id += 1
@@ -76,6 +77,12 @@ class LoopbackAdapter:
         return self.apply_batch([op])[0]
 
     def apply_batch(self, ops: Sequence[Any]) -> list[Outcome]:
+        first = next((i for i, op in enumerate(ops) if too_new(op.KIND, self._peer) is not None), None)
+        if first is not None:  # as the wire client: the ops before it run, it is not sent
+            refused = too_new(ops[first].KIND, self._peer)
+            assert refused is not None
+            refused.step, refused.phase, refused.outcomes = first, "batch", self.apply_batch(ops[:first])
+            raise refused
         outcomes: list[Outcome] = []
         while len(outcomes) < len(ops):
             chunk = [m.fast_op_record(op) for op in ops[len(outcomes) :]]

@@ -34,8 +34,8 @@ _USAGE = ("SIZING-005", "OFFLOAD-005", "CAPACITY-010", "CQS-011", "CQS-017", "CQ
 _RECOVERED = ("RECOVERY-005", "RECOVERY-004", "RECOVERY-003")
 #: The rule that raises each kind of queue depth event.
 EVENT_KIND_RULES = {"QDPHI": ("QDEPTH-001",), "QDPLO": ("QDEPTH-002",), "QFULL": ("QDEPTH-003",)}
-_EVENTS = ("QDEPTH-001", "QDEPTH-002", "QDEPTH-003", "QDEPTH-009", "QDEPTH-010", "QDEPTH-011", "QDEPTH-008",
-           "QDEPTH-016", "QDEPTH-013")  # fmt: skip
+_EVENTS = ("QDEPTH-001", "QDEPTH-002", "QDEPTH-003", "QDEPTH-009", "QDEPTH-010", "QDEPTH-011", "QDEPTH-017",
+           "QDEPTH-008", "QDEPTH-016", "QDEPTH-013")  # fmt: skip
 
 #: (fragment of the field path, candidate rules, most specific first).
 FIELD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -68,10 +68,18 @@ def _only_in_play(candidates: tuple[str, ...], expected: Outcome) -> tuple[str, 
     return tuple(r for r in candidates if r in expected.rules)
 
 
+def _counts_only(diff: FieldDiff) -> bool:
+    """Whether the event messages differ only in their MsgEnqCount/MsgDeqCount (the keys' tail)."""
+    heads = [[tuple(key[:3]) for key in side] for side in (diff.expected, diff.observed)]
+    return bool(heads[0]) and heads[0] == heads[1]
+
+
 def _event_rules(diff: FieldDiff, expected: Outcome) -> tuple[str, ...]:
     """The event rules the model used at this step; if it used none (no event was due and the
     implementation raised one), the rule of each kind of message it raised (QDEPTH-001/002/003)."""
     in_play = _only_in_play(_EVENTS, expected)
+    if in_play and _counts_only(diff):  # the same messages with other counts: the counting rules
+        return (*_only_in_play(("QDEPTH-017",), expected), "QDEPTH-011", *in_play)
     if in_play:
         return in_play
     kinds = sorted(Counter(key[1] for key in diff.observed) - Counter(key[1] for key in diff.expected))

@@ -79,7 +79,7 @@ class StepVerdict:
 
 #: Commands an implementation may refuse where the model accepts them (names, keywords and
 #: resources are the product's), except where a sentence decides: see :func:`_refusable`.
-REFUSABLE = ("define_structure", "define_queue", "alter_structure", "set_perfmev")
+REFUSABLE = ("define_structure", "define_queue", "alter_structure", "set_perfmev", "reset_qstats")
 
 
 #: Names of the kind every product accepts (IBM's own examples): refusing one is about something else.

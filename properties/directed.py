@@ -84,6 +84,7 @@ MQ_FAMILIES: dict[str, list[Call]] = {
         until=("QDEPTHHI", "MAXDEPTH"),
         past=(1,),
     ),
+    "statistics": _grid("reset_probe", m=(0, 1), q=(0, 1), who=("issuer", "other")),
     "failure": _grid(
         "failure_cycle",
         m=(0,),

@@ -75,6 +75,7 @@ def _mq_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]]
         "put": put, "get": get,
         "commit": lambda i: o.Commit(qm()), "backout": lambda i: o.Backout(qm()),
         "set_perfmev": lambda i: o.SetPerfmev(qm(), rng.random() < 0.5),
+        "reset_qstats": lambda i: _reset_qstats(rng, queues, qm),
         "start_stop": lambda i: (o.StartQmgr if rng.random() < 0.6 else o.StopQmgr)(qm()),
         "backup": lambda i: o.Backup(qm(), _pick(rng, structs)),
         "fail": lambda i: o.FailStructure(_pick(rng, structs)),
@@ -84,6 +85,11 @@ def _mq_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]]
         "setxcf_alter": lambda i: _setxcf(rng, c),
         "inspect": lambda i: o.Inspect(),
     }  # fmt: skip
+
+
+def _reset_qstats(rng: random.Random, queues: list[tuple[str, str | None]], qm: Callable[[], str]) -> Any:
+    name, owner = _pick(rng, queues)
+    return o.ResetQstats(owner or qm(), name)
 
 
 def _setxcf(rng: random.Random, c: Config) -> Any:
@@ -115,7 +121,7 @@ def _cqs_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]
 #: does not claim (and the kinds it answers "not supported": :mod:`spark_fuzz.support`).
 MAKER_FAMILIES: dict[str, frozenset[str]] = {
     "commit": frozenset({"QUEUE", "QDEPTH", "CAPACITY"}), "backout": frozenset({"QUEUE", "QDEPTH", "CAPACITY"}),
-    "set_perfmev": frozenset({"QDEPTH"}), "alter_queue": frozenset({"QDEPTH"}),
+    "set_perfmev": frozenset({"QDEPTH"}), "alter_queue": frozenset({"QDEPTH"}), "reset_qstats": frozenset({"QDEPTH"}),
     "start_stop": frozenset({"QUEUE", "RECOVERY", "QDEPTH"}),
     "backup": frozenset({"RECOVERY"}), "fail": frozenset({"RECOVERY"}), "recover": frozenset({"RECOVERY"}),
     "setxcf_alter": frozenset({"CAPACITY"}),

@@ -15,7 +15,7 @@ from properties.mq_traffic import MQTraffic
 from reference_model import operations as o
 from reference_model.validation import MAX_STRUCTURES_PER_QSG
 
-ADMIN = ("set_perfmev", "start_or_stop", "backup", "fail_structure", "recover", "inspect")
+ADMIN = ("set_perfmev", "reset_qstats", "start_or_stop", "backup", "fail_structure", "recover", "inspect")
 #: Names IBM reserves: CSQ_ADMIN holds no messages (TOPOLOGY-001); CSQSYSAPPL counts against the limit.
 RESERVED_STRUCTURES = ("CSQ_ADMIN", "CSQSYSAPPL")
 #: Application structures one below the limit (63 beside CSQ_ADMIN: TOPOLOGY-003).
@@ -73,12 +73,18 @@ class MQAdmin(MQTraffic):
 
     @rule(data=st.data())
     def admin(self, data: st.DataObject) -> None:
-        """The rarer commands: PERFMEV, queue-manager start and stop, BACKUP, failures, RECOVER, inspect."""
+        """The rarer commands: PERFMEV, RESET QSTATS, queue-manager start and stop, BACKUP, failures, RECOVER,
+        inspect."""
         kind = data.draw(st.sampled_from(ADMIN), label="admin")
         getattr(self, f"_{kind}")(data)
 
     def _set_perfmev(self, data: st.DataObject) -> None:
         self._do(o.SetPerfmev(self._qmgr(data.draw(INDEX)), data.draw(st.booleans())))
+
+    def _reset_qstats(self, data: st.DataObject) -> None:
+        """RESET QSTATS on a queue manager that can reach the queue (its owner, if nonshared): QDEPTH-017."""
+        queue = self.model.queues[self._queue(data.draw(INDEX))]
+        self._do(o.ResetQstats(queue.defn.qmgr or self._qmgr(data.draw(INDEX)), queue.defn.name))
 
     def _start_or_stop(self, data: st.DataObject) -> None:
         name = self._qmgr(data.draw(INDEX))

@@ -64,6 +64,24 @@ class MQMachine(MQProbes):
                 self._do(o.Inspect())  # the switches as the events left them (draining toggles them back)
             self.drain(m, i)
 
+    @rule(m=INDEX, q=INDEX, who=st.sampled_from(("issuer", "other")))
+    def reset_probe(self, m: int, q: int, who: str) -> None:
+        """QDEPTH-017: with every event switched on, put on queue ``q`` from two queue managers
+        (the owner twice, if nonshared), RESET QSTATS on one of them, put again, and fill to
+        QDEPTHHI: each event message counts from its queue manager's reset or last message."""
+        name = self._queue(q)
+        owner = self.model.queues[name].defn.qmgr
+        self.drain(m, q)
+        switches = {"qdphiev": True, "qdploev": True, "qdpmaxev": True}
+        self._do(o.AlterQueue(name, {"maxdepth": 10, "qdepthhi": 80, "qdepthlo": 0, **switches}))
+        first, second = (owner, owner) if owner else (self._qmgr(m), self._qmgr(m + 1))
+        for qmgr in (first, second):
+            self._do(o.Put(qmgr, name, 0, False, False, len(self.ops)))
+        self._do(o.ResetQstats(first if who == "issuer" else second, name))
+        self._do(o.Put(first, name, 0, False, False, len(self.ops)))
+        self.fill(m, q, 0, "QDEPTHHI", 0, False, "none")
+        self.drain(m, q)
+
     @rule(
         m=INDEX,
         q=INDEX,

@@ -13,6 +13,7 @@ _TOPOLOGY = frozenset({"TOPOLOGY", "CQS"})  # definitions; CQS-016: CQS fields a
 REACH: dict[str, frozenset[str]] = {
     # mq
     "depth_probe": frozenset({"QDEPTH"}),
+    "reset_probe": frozenset({"QDEPTH"}),
     "failure_cycle": frozenset({"RECOVERY"}),
     "every_cflevel": frozenset({"CFLEVEL", "OFFLOAD"}),
     "put_everywhere": frozenset({"CFLEVEL", "OFFLOAD"}),

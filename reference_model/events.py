@@ -44,10 +44,18 @@ def _toggle(model: Model, q: Queue, kind: str) -> None:
 
 
 def _message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
-    """QDEPTH-011: the issuing queue manager's statistics since its last event message."""
+    """QDEPTH-011: the issuing queue manager's statistics since its last event message, or since
+    RESET QSTATS restarted them (QDEPTH-017)."""
     enq, deq = q.stats.get(qmgr, (0, 0))
     q.stats[qmgr] = [0, 0]
+    if qmgr in q.reset:
+        q.from_reset, q.reset = True, q.reset - {qmgr}
     return EventMessage(qmgr, kind, q.defn.name, correl, enq, deq)
+
+
+def _issue(q: Queue, names: list[str], kind: str, correl: int) -> tuple[EventMessage, ...]:
+    q.from_reset = False
+    return tuple(_message(q, name, kind, correl) for name in names)
 
 
 def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
@@ -64,7 +72,7 @@ def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage
         if not owner.perfmev:
             return ()
         _toggle(model, q, kind)
-        return (_message(q, owner.name, kind, 0),)
+        return _issue(q, [owner.name], kind, 0)
     _toggle(model, q, kind)
     coordinator = model.qmgrs[detector]
     if not coordinator.perfmev and model.readings.event_broadcast == "if-coordinator-enabled":
@@ -74,7 +82,7 @@ def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage
     if not issuers:
         return ()
     model.correl += 1
-    return tuple(_message(q, m.name, kind, model.correl) for m in issuers)
+    return _issue(q, [m.name for m in issuers], kind, model.correl)
 
 
 TOGGLE_RULE = {"QDPHI": "QDEPTH-004", "QDPLO": "QDEPTH-005", "QFULL": "QDEPTH-006"}
@@ -82,11 +90,12 @@ TOGGLE_RULE = {"QDPHI": "QDEPTH-004", "QDPLO": "QDEPTH-005", "QFULL": "QDEPTH-00
 
 def rules_for(kind: str, q: Queue, messages: tuple[EventMessage, ...]) -> tuple[str, ...]:
     """The rules that decided an event's switches and messages."""
+    counted = ("QDEPTH-011", "QDEPTH-017") if q.from_reset else ("QDEPTH-011",)
     if q.defn.cfstruct is None:
-        return (TOGGLE_RULE[kind], "QDEPTH-008") + (("QDEPTH-011",) if messages else ())
+        return (TOGGLE_RULE[kind], "QDEPTH-008") + (counted if messages else ())
     found = (TOGGLE_RULE[kind], "QDEPTH-007", "QDEPTH-016")
     if messages:
-        found += ("QDEPTH-009", "QDEPTH-010", "QDEPTH-011")
+        found += ("QDEPTH-009", "QDEPTH-010", *counted)
     return found
 
 

@@ -37,6 +37,7 @@ from reference_model.operations import (
     Inspect,
     Put,
     Recover,
+    ResetQstats,
     SetOverflowExit,
     SetPerfmev,
     SetxcfAlter,
@@ -441,7 +442,7 @@ def _dispatch_table(profile: str) -> dict[type, Handler]:
         return common
     common.update({
         Put: mq.put, Get: mq.get, Commit: mq.commit, Backout: mq.backout,
-        SetPerfmev: mq.set_perfmev, StartQmgr: mq.start_qmgr, StopQmgr: mq.stop_qmgr,
+        SetPerfmev: mq.set_perfmev, ResetQstats: mq.reset_qstats, StartQmgr: mq.start_qmgr, StopQmgr: mq.stop_qmgr,
         Backup: mq.backup, FailStructure: mq.fail_structure, Recover: mq.recover,
     })  # fmt: skip
     return common

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         Get,
         Put,
         Recover,
+        ResetQstats,
         SetPerfmev,
         StartQmgr,
         StopQmgr,
@@ -284,6 +285,17 @@ def backout(model: Model, op: Backout) -> Outcome:
 def set_perfmev(model: Model, op: SetPerfmev) -> Outcome:
     model.qmgr(op.qmgr).perfmev = bool(op.enabled)
     return Outcome("set_perfmev", rules=("QDEPTH-007", "QDEPTH-008"))
+
+
+def reset_qstats(model: Model, op: ResetQstats) -> Outcome:
+    """RESET QSTATS: the issuing queue manager's statistics for the queue restart, so its next
+    event message counts from here (QDEPTH-017: "since the queue statistics were last reset")."""
+    qm, q, _ = _caller(model, op.qmgr, op.queue)
+    if not qm.active:
+        return Outcome("reset_qstats", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
+    q.stats[op.qmgr] = [0, 0]
+    q.reset |= {op.qmgr}
+    return Outcome("reset_qstats", rules=("QDEPTH-017",))
 
 
 def start_qmgr(model: Model, op: StartQmgr) -> Outcome:

@@ -114,6 +114,16 @@ class SetPerfmev:
 
 
 @attrs.frozen
+class ResetQstats:
+    """RESET QSTATS issued on ``qmgr`` for ``queue``: that queue manager's MsgEnqCount and
+    MsgDeqCount for the queue start again from zero (QDEPTH-017)."""
+
+    KIND: ClassVar[str] = "reset_qstats"
+    qmgr: str
+    queue: str
+
+
+@attrs.frozen
 class StartQmgr:
     """Start a queue manager (it becomes active in the group)."""
 
@@ -199,7 +209,7 @@ class Inspect:
 
 OPERATIONS: tuple[type, ...] = (
     DefineStructure, AlterStructure, DefineQueue, AlterQueue, Put, Get, Commit, Backout,
-    SetPerfmev, StartQmgr, StopQmgr, Backup, FailStructure, Recover, SetxcfAlter,
+    SetPerfmev, ResetQstats, StartQmgr, StopQmgr, Backup, FailStructure, Recover, SetxcfAlter,
     AlterOutcome, SetOverflowExit, AdvanceClock, Inspect,
 )  # fmt: skip
 OPERATION_BY_KIND: dict[str, type] = {cls.KIND: cls for cls in OPERATIONS}

@@ -152,7 +152,19 @@ class Structure:
 class Queue:
     """A queue, its messages in put order, its event switches and statistics."""
 
-    __slots__ = ("defn", "depth", "hi", "lo", "max", "msgs", "recovery", "recovery_left", "stats")
+    __slots__ = (
+        "defn",
+        "depth",
+        "from_reset",
+        "hi",
+        "lo",
+        "max",
+        "msgs",
+        "recovery",
+        "recovery_left",
+        "reset",
+        "stats",
+    )
 
     def __init__(self, defn: QueueDef) -> None:
         self.defn = defn
@@ -162,6 +174,10 @@ class Queue:
         self.lo = defn.qdploev
         self.max = defn.qdpmaxev
         self.stats: dict[str, list[int]] = {}
+        #: Queue managers whose statistics RESET QSTATS restarted since their last event message, and
+        #: whether the last event's messages counted from such a reset (QDEPTH-017 decided them).
+        self.reset: frozenset[str] = frozenset()
+        self.from_reset = False
         #: After RECOVER CFSTRUCT: the recovery rules that decide what the next gets find, for
         #: ``recovery_left`` more gets (what was restored, and one more).
         self.recovery: tuple[str, ...] = ()
@@ -171,6 +187,7 @@ class Queue:
         q = Queue.__new__(Queue)
         q.defn, q.depth, q.hi, q.lo, q.max = self.defn, self.depth, self.hi, self.lo, self.max
         q.recovery, q.recovery_left = self.recovery, self.recovery_left
+        q.reset, q.from_reset = self.reset, self.from_reset
         q.msgs = [m.clone() for m in self.msgs]
         q.stats = {k: list(v) for k, v in self.stats.items()}
         return q

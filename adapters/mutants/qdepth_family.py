@@ -1,4 +1,4 @@
-"""Mutants of the queue depth event rules (QDEPTH-001..016), profile ``mq``.
+"""Mutants of the queue depth event rules (QDEPTH-001..017), profile ``mq``.
 
 Reproducers use MAXDEPTH 4 with QDEPTHHI(25) and QDEPTHLO(0), so that one put
 reaches the high limit and one get the low limit under every
@@ -48,9 +48,11 @@ from reference_model.operations import (
     Get,
     Inspect,
     Put,
+    ResetQstats,
     StartQmgr,
     StopQmgr,
 )
+from reference_model.outcomes import Outcome
 
 ON = {"qdphiev": True, "qdploev": True, "qdpmaxev": True}
 
@@ -65,6 +67,14 @@ def cfg(*queues: Any, **kw: Any) -> Any:
 
 
 TWO_QMGRS = ("QM01", "QM02")
+
+
+def reset_everyone(model: Any, op: ResetQstats, out: Outcome) -> Outcome:
+    """M-QDEPTH-017-b: every queue manager's statistics for the queue restart."""
+    q = model.queues[op.queue]
+    for name in q.stats:
+        q.stats[name] = [0, 0]
+    return out
 
 
 MUTANTS: tuple[Mutant, ...] = (
@@ -388,5 +398,20 @@ MUTANTS: tuple[Mutant, ...] = (
         cfg(qmgrs=TWO_QMGRS),
         [StopQmgr("QM02"), StartQmgr("QM02"), put()],
         stopped_stay_silent(),
+    ),
+    # QDEPTH-017: RESET QSTATS restarts the issuing queue manager's counts
+    mutant(
+        "M-QDEPTH-017-a",
+        "RESET QSTATS is acknowledged but resets nothing.",
+        cfg(q1(qdepthhi=50, qdphiev=True)),
+        [put(), ResetQstats("QM01", "Q1"), put()],
+        pre(ResetQstats, lambda model, op: Outcome("reset_qstats", rules=("QDEPTH-017",))),
+    ),
+    mutant(
+        "M-QDEPTH-017-b",
+        "RESET QSTATS resets every queue manager's counts, not only the issuing one's.",
+        cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO_QMGRS),
+        [put(qmgr="QM02"), ResetQstats("QM01", "Q1"), put()],
+        post(ResetQstats, reset_everyone),
     ),
 )

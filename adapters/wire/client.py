@@ -114,6 +114,36 @@ class WireNotSupported(WireError, NotSupported):
     """A definite error 10 (``not-supported``) reply to an operation: see :class:`NotSupported`."""
 
 
+#: Operation kinds added after protocol 1.0, by the version that added them: sent only to a peer
+#: that announced at least that version (docs/PROTOCOL.md, Versioning); to an older one they are
+#: "not supported" without being sent, as its error 10 would say.
+OP_SINCE: dict[str, tuple[int, int]] = {"reset_qstats": (1, 2)}
+
+
+def version_tuple(version: Any) -> tuple[int, int]:
+    """``(major, minor)`` of an announced protocol version (1.0 if it cannot be read)."""
+    try:
+        major, minor = str(version).split(".")[:2]
+        return int(major), int(minor)
+    except ValueError:
+        return 1, 0
+
+
+def too_new(kind: str, peer: tuple[int, int]) -> WireNotSupported | None:
+    """Error 10 for an operation kind newer than the protocol version ``peer`` announced (OP_SINCE)."""
+    since = OP_SINCE.get(kind)
+    if since is None or peer >= since:
+        return None
+    return WireNotSupported(
+        f"wire: {kind} needs protocol {since[0]}.{since[1]}; the implementation announced {peer[0]}.{peer[1]} "
+        "(not sent)",
+        phase="apply",
+        fault="version",
+        definite=True,
+        code=m.NOT_SUPPORTED,
+    )
+
+
 class ConnectionFault(Exception):
     """A fatal fault of a :class:`WireConnection` (``fault`` names it); WireAdapter raises it as a WireError."""
 
@@ -466,6 +496,7 @@ class WireAdapter:
         self.process: subprocess.Popen | None = None
         self.broken: str | None = None
         self._caps: Capabilities | None = None
+        self._peer_version: tuple[int, int] = (1, 0)  # the protocol version init_ok announced
         self._opened = False
 
     def __repr__(self) -> str:
@@ -540,6 +571,7 @@ class WireAdapter:
         except ConnectionFault as fault:
             self._fail(phase, msg_id, fault)
         self._caps = caps
+        self._peer_version = version_tuple(version)
         return conn
 
     def _live(self, phase: str) -> WireConnection:
@@ -628,8 +660,15 @@ class WireAdapter:
             self._fail(phase, msg_id, exc if isinstance(exc, ConnectionFault) else ConnectionFault("schema", str(exc)))
         self._opened = True
 
+    def _too_new(self, kind: str) -> WireNotSupported | None:
+        return too_new(kind, self._peer_version)
+
     def apply(self, op: Any) -> Outcome:
         conn = self._live("apply")
+        refused = self._too_new(op.KIND)
+        if refused is not None:
+            refused.step = 0
+            raise refused
         phase = "apply"
         msg_id = conn.next_msg_id()
         record = m.fast_op_record(op)
@@ -680,6 +719,14 @@ class WireAdapter:
         """
         if not ops:
             return []
+        self._live("batch")
+        first = next((i for i, op in enumerate(ops) if self._too_new(op.KIND) is not None), None)
+        if first is not None:  # the ops before it run; it is refused as its error 10 would be
+            outcomes = self.apply_batch(ops[:first])
+            refused = self._too_new(ops[first].KIND)
+            assert refused is not None
+            refused.step, refused.phase, refused.outcomes = first, "batch", outcomes
+            raise refused
         if not (self.pause_gc and gc.isenabled()):
             return self._apply_batch(ops)
         gc.disable()  # decoding allocates many acyclic objects the caller keeps: collecting them is waste

@@ -196,4 +196,16 @@ RULES: tuple[Rule, ...] = (
         observables=(*EVENTS, "inspect.qmgrs.*.active"),
         profiles=MQ,
     ),
+    Rule(
+        id="QDEPTH-017",
+        title="RESET QSTATS restarts the issuing queue manager's counts: its next event message counts from there.",
+        citation=Citation(
+            SEED_004,
+            "Issues an event message that captures all shared queue performance data it has gathered since the "
+            "last time an event message was created, or since the queue statistics were last reset.",
+        ),
+        status="normative",
+        observables=(*EVENTS, "reset_qstats.ok"),
+        profiles=MQ,
+    ),
 )

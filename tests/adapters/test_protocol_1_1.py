@@ -22,10 +22,6 @@ from tests.adapters.conftest import SERVE_REFERENCE, fake, small_mq_config
 BIG = 70_000  # above the forced-offload boundary under both readings (64,512 and 65,280 bytes)
 
 
-def test_the_suite_speaks_1_1():
-    assert "1.1" == PROTOCOL_VERSION
-
-
 @pytest.mark.parametrize("location", ["CF", "SMDS", "DB2"])
 def test_codec_round_trip_of_location(location):
     outcome = Outcome("put", True, rules=("OFFLOAD-004",), offloaded=location != "CF", usage=(1, 2, 3, 4),
@@ -88,7 +84,7 @@ def served(version: str, *ops: dict) -> list[dict]:
     out = io.BytesIO()
     serve(ReferenceAdapter, io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in requests)), out)
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert "1.1" == replies[0]["protocol_version"]
+    assert PROTOCOL_VERSION == replies[0]["protocol_version"]
     return [r["outcome"] for r in replies if r["type"] == "apply_ok"] + replies[-1]["outcomes"]
 
 

@@ -19,6 +19,7 @@ from reference_model.operations import (
     Commit,
     Get,
     Put,
+    ResetQstats,
     SetPerfmev,
     StartQmgr,
     StopQmgr,
@@ -478,3 +479,26 @@ def test_qdepth_016_only_active_perfmev_enabled_qmgrs_issue(reading: str) -> Non
     model.step(StopQmgr("QM02"))
     events = _puts(model, 80, "QM01")[-1].events
     assert [("QM01", "QDPHI")] == [(e.qmgr, e.kind) for e in events]
+
+
+# -- QDEPTH-017 ---------------------------------------------------------------------------
+
+
+def test_qdepth_017_reset_qstats_restarts_only_the_issuing_queue_managers_counts() -> None:
+    model = _model(qdphiev=T)
+    _puts(model, 30, "QM01")
+    _puts(model, 20, "QM02")
+    reset = model.step(ResetQstats("QM01", "SQ1"))
+    _puts(model, 5, "QM01")
+    high = _puts(model, 25, "QM02")[-1].events
+    assert (True, [("QM02", 45, 0), ("QM01", 5, 0), ("QM03", 0, 0)]) == (
+        reset.ok,
+        [(e.qmgr, e.enq, e.deq) for e in high],
+    )
+
+
+def test_qdepth_017_reset_qstats_on_a_stopped_queue_manager_fails() -> None:
+    model = _model()
+    model.step(StopQmgr("QM02"))
+    out = model.step(ResetQstats("QM02", "SQ1"))
+    assert (False, ("QUEUE-005",)) == (out.ok, out.rules)
