@@ -1,9 +1,16 @@
-"""``cfconform size``: structure size, CFRM statements and the OFFLD3TH for a reserve.
+"""``cfconform size``: CFRM statements for a structure, and the OFFLD3TH for a reserve.
 
-Examples (seed 001 and seed 002)::
+Three structures (seed 001), one per invocation::
 
-    cfconform size --messages 200000 --avg-size 1K
-    cfconform size --messages 200000 --avg-size 1K --structure-size 4G --reserve 1048576
+    cfconform size --messages 200000 --avg-size 1K          # an application structure (Table 2)
+    cfconform size --admin --qmgrs 4                         # qsg-nameCSQ_ADMIN (Table 1)
+    cfconform size --csqsysappl --channels 200               # qsg-nameCSQSYSAPPL (Table 3)
+    cfconform size --messages 200000 --avg-size 1K --structure-size 4G --reserve 1048576   # seed 002
+
+INITSIZE is the need rounded up to a whole MB (application, CSQSYSAPPL) or Table 1's
+figure (CSQ_ADMIN); SIZE is 1.5 x INITSIZE rounded up to a whole MB
+(:data:`reference_model.sizing.SIZE_FACTOR`).  Every answer names the IBM table
+figure it is nearest to and the difference.
 """
 
 from __future__ import annotations
@@ -16,10 +23,13 @@ import sys
 
 from reference_model import sizing
 from reference_model.errors import ConfigurationError
+from reference_model.tables import ADMIN_TABLES
+from reference_model.topology import UR_RESOLUTION_MESSAGES
 from reference_model.units import GB, KB, MB, SIZE_100MB
+from reference_model.validation import MAX_QMGRS_PER_STRUCTURE, QSG_NAME
 
 NAME = "size"
-HELP = "structure size, CFRM statements and OFFLD3TH for a reserve of offloaded messages"
+HELP = "CFRM statements for an application, CSQ_ADMIN or CSQSYSAPPL structure; OFFLD3TH for a reserve"
 
 EXIT_OK, EXIT_USAGE = 0, 2
 #: A CFRM structure name: the QSG name padded to four characters and the CFSTRUCT name of at most
@@ -31,6 +41,18 @@ _CFRM_NAME_RULE = "1-16 characters: an uppercase letter, then A-Z, 0-9 or @ (QSG
 MAX_STRUCTURE = 1024 * GB
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([KMG]?)B?$", re.IGNORECASE)
 _UNITS = {"": 1, "K": KB, "M": MB, "G": GB}
+#: Options that belong to one kind of structure only (argparse dest -> the option).
+_APPLICATION_ONLY = {
+    "messages": "--messages",
+    "avg_size": "--avg-size",
+    "structure_size": "--structure-size",
+    "reserve": "--reserve",
+    "usable_pct": "--usable-pct",
+    "name": "--name",
+}
+_ADMIN_ONLY = {"qmgrs": "--qmgrs", "admin_table": "--admin-table"}
+_CSQSYSAPPL_ONLY = {"channels": "--channels", "group_urs": "--group-urs"}
+_SYSTEM_ONLY = {"qsg": "--qsg"}
 
 
 def parse_size(field: str, text: str, rule_id: str) -> int:
@@ -45,38 +67,44 @@ def parse_size(field: str, text: str, rule_id: str) -> int:
     return int(value)
 
 
-def parse_count(field: str, text: str, rule_id: str) -> int:
-    """A message count: digits, optionally grouped with ``,`` or ``_``."""
+def parse_count(field: str, text: str, rule_id: str, lo: int = 0, hi: int | None = None) -> int:
+    """A count: digits, optionally grouped with ``,`` or ``_``, in ``lo..hi``."""
     cleaned = str(text).strip().replace(",", "").replace("_", "")
-    if not cleaned.isdigit():
-        raise ConfigurationError(field, text, "a whole number >= 0", rule_id)
+    allowed = f"a whole number >= {lo}" if hi is None else f"a whole number {lo}..{hi:,}"
+    if not cleaned.isdigit() or int(cleaned) < lo or (hi is not None and int(cleaned) > hi):
+        raise ConfigurationError(field, text, allowed, rule_id)
     return int(cleaned)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--messages", required=True, metavar="N", help="messages held in the structure at once")
-    parser.add_argument(
-        "--avg-size",
-        required=True,
-        metavar="SIZE",
-        help="average message size: bytes or 1K, 63K, 512M ...",
+    which = parser.add_argument_group("which structure (default: an application structure)")
+    which.add_argument("--admin", action="store_true", help="size qsg-nameCSQ_ADMIN from Table 1 (needs --qmgrs)")
+    which.add_argument(
+        "--csqsysappl", action="store_true", help="size qsg-nameCSQSYSAPPL from Table 3 (--channels, --group-urs)"
+    )
+    app = parser.add_argument_group("application structure (Table 2)")
+    app.add_argument("--messages", metavar="N", help="messages held in the structure at once")
+    app.add_argument("--avg-size", metavar="SIZE", help="average message size: bytes or 1K, 63K, 512M ...")
+    app.add_argument("--structure-size", metavar="SIZE", help="structure size for the OFFLD3TH calculation (e.g. 4G)")
+    app.add_argument("--reserve", metavar="N", help="offloaded messages to keep room for (with --structure-size)")
+    app.add_argument(
+        "--usable-pct", metavar="PCT", help="share of the structure to aim to use (default 100; seed 002 suggests 90)"
+    )
+    app.add_argument("--name", help=f"CFRM structure name (default {sizing.SEED_STRUCTURE_NAME})")
+    admin = parser.add_argument_group("CSQ_ADMIN (Table 1)")
+    admin.add_argument("--qmgrs", metavar="N", help=f"queue managers defined in the QSG, 1..{MAX_QMGRS_PER_STRUCTURE}")
+    admin.add_argument(
+        "--admin-table",
+        metavar="EDITION",
+        help=f"Table 1 edition: {' or '.join(ADMIN_TABLES)} (default cfcc14, CFCC level 14)",
+    )
+    sysappl = parser.add_argument_group("CSQSYSAPPL (Table 3)")
+    sysappl.add_argument("--channels", metavar="N", help="active shared channel instances (default 0)")
+    sysappl.add_argument(
+        "--group-urs", metavar="N", help=f"group units of recovery to hold (default {UR_RESOLUTION_MESSAGES}, Table 3)"
     )
     parser.add_argument(
-        "--structure-size",
-        metavar="SIZE",
-        help="structure size for the OFFLD3TH calculation (e.g. 4G)",
-    )
-    parser.add_argument("--reserve", metavar="N", help="offloaded messages to keep room for (with --structure-size)")
-    parser.add_argument(
-        "--usable-pct",
-        default="100",
-        metavar="PCT",
-        help="share of the structure to aim to use (default 100; seed 002 suggests 90)",
-    )
-    parser.add_argument(
-        "--name",
-        default=sizing.SEED_STRUCTURE_NAME,
-        help=f"CFRM structure name (default {sizing.SEED_STRUCTURE_NAME})",
+        "--qsg", metavar="NAME", help=f"QSG name for CSQ_ADMIN and CSQSYSAPPL (default {sizing.SEED_QSG})"
     )
     parser.add_argument(
         "--fullthreshold",
@@ -93,7 +121,9 @@ def _usage_error(message: str) -> int:
     return EXIT_USAGE
 
 
-def _usable_pct(text: str) -> float:
+def _usable_pct(text: str | None) -> float:
+    if text is None:
+        return 100
     try:
         value = float(text)
     except ValueError:
@@ -103,42 +133,123 @@ def _usable_pct(text: str) -> float:
     return int(value) if value == int(value) else value
 
 
+def _misplaced(args: argparse.Namespace, options: dict[str, str], kind: str) -> str | None:
+    """The first of ``options`` given on the command line, as a one-line error, or None."""
+    for dest, option in options.items():
+        if getattr(args, dest) is not None:
+            return f"{option} does not go with {kind}"
+    return None
+
+
+def _check_shape(args: argparse.Namespace) -> str | None:
+    """The combination of options, checked before any value is: a one-line error, or None."""
+    if args.admin and args.csqsysappl:
+        return "--admin and --csqsysappl size different structures: give one of them"
+    if args.admin:
+        error = _misplaced(args, _APPLICATION_ONLY | _CSQSYSAPPL_ONLY, "--admin")
+        if error is None and args.qmgrs is None:
+            error = f"--admin needs --qmgrs N (queue managers in the QSG, 1..{MAX_QMGRS_PER_STRUCTURE})"
+        return error
+    if args.csqsysappl:
+        return _misplaced(args, _APPLICATION_ONLY | _ADMIN_ONLY, "--csqsysappl")
+    error = _misplaced(args, _ADMIN_ONLY, "an application structure (give --admin)")
+    error = error or _misplaced(args, _CSQSYSAPPL_ONLY, "an application structure (give --csqsysappl)")
+    error = error or _misplaced(args, _SYSTEM_ONLY, "an application structure (use --name)")
+    if error is None and (args.messages is None or args.avg_size is None):
+        error = "an application structure needs --messages N and --avg-size SIZE (or give --admin or --csqsysappl)"
+    if error is None and (args.structure_size is None) != (args.reserve is None):
+        error = "--structure-size and --reserve go together: give both or neither"
+    return error
+
+
+def _fullthreshold(value: int) -> int:
+    if not 0 <= value <= 100:
+        raise ConfigurationError("--fullthreshold", value, "a percentage 0..100", "CAPACITY-009")
+    return value
+
+
+def _qsg(text: str | None) -> str:
+    qsg = sizing.SEED_QSG if text is None else text
+    if not QSG_NAME.match(qsg):
+        raise ConfigurationError("--qsg", text, "1-4 characters, A-Z first, then A-Z or 0-9", "TOPOLOGY-010")
+    return qsg
+
+
 def run(args: argparse.Namespace) -> int:
-    messages = parse_count("--messages", args.messages, "SIZING-001")
+    error = _check_shape(args)
+    if error is not None:
+        return _usage_error(error)
+    fullthreshold = _fullthreshold(args.fullthreshold)
+    if args.admin:
+        return _run_admin(args, fullthreshold)
+    if args.csqsysappl:
+        return _run_csqsysappl(args, fullthreshold)
+    return _run_application(args, fullthreshold)
+
+
+def _run_admin(args: argparse.Namespace, fullthreshold: int) -> int:
+    qmgrs = parse_count("--qmgrs", args.qmgrs, "TOPOLOGY-006", 1, MAX_QMGRS_PER_STRUCTURE)
+    table = "cfcc14" if args.admin_table is None else args.admin_table
+    if table not in ADMIN_TABLES:
+        raise ConfigurationError("--admin-table", table, f"{' or '.join(ADMIN_TABLES)}", "TOPOLOGY-008")
+    rec = sizing.admin_recommend(qmgrs, table, qsg=_qsg(args.qsg), fullthreshold=fullthreshold)
+    if args.format == "json":
+        print(json.dumps(rec.to_record(), indent=2, sort_keys=True))
+        return EXIT_OK
+    plural = "" if qmgrs == 1 else "s"
+    print(f"required size: {rec.initsize_kb} KB for {qmgrs} queue manager{plural} ({rec.basis}) [TOPOLOGY-008]")
+    _print_common(rec)
+    return EXIT_OK
+
+
+def _run_csqsysappl(args: argparse.Namespace, fullthreshold: int) -> int:
+    channels = (
+        0 if args.channels is None else parse_count("--channels", args.channels, "TOPOLOGY-012", 0, sizing.MAX_CHANNELS)
+    )
+    urs = UR_RESOLUTION_MESSAGES
+    if args.group_urs is not None:
+        urs = parse_count("--group-urs", args.group_urs, "TOPOLOGY-012", 0, sizing.MAXDEPTH_MAX)
+    rec = sizing.csqsysappl_recommend(channels, urs, qsg=_qsg(args.qsg), fullthreshold=fullthreshold)
+    if args.format == "json":
+        print(json.dumps(rec.to_record(), indent=2, sort_keys=True))
+        return EXIT_OK
+    print(
+        f"required size: {rec.required_mb:.1f} MB for {channels:,} active shared channel instances "
+        f"(2 x 500 bytes each) and {urs:,} group units of recovery (2 KB each) [TOPOLOGY-012]"
+    )
+    _print_common(rec)
+    return EXIT_OK
+
+
+def _run_application(args: argparse.Namespace, fullthreshold: int) -> int:
+    messages = parse_count("--messages", args.messages, "SIZING-001", 0, sizing.MAX_MESSAGES)
     avg = parse_size("--avg-size", args.avg_size, "SIZING-001")
     if avg > SIZE_100MB:
         raise ConfigurationError("--avg-size", args.avg_size, "at most 100M", "CFLEVEL-005")
-    if (args.structure_size is None) != (args.reserve is None):
-        return _usage_error("--structure-size and --reserve go together: give both or neither")
     usable = _usable_pct(args.usable_pct)
-    if not _CFRM_NAME.match(args.name):
+    name = sizing.SEED_STRUCTURE_NAME if args.name is None else args.name
+    if not _CFRM_NAME.match(name):
         raise ConfigurationError("--name", args.name, _CFRM_NAME_RULE, "TOPOLOGY-010")
-    if not 0 <= args.fullthreshold <= 100:
-        raise ConfigurationError("--fullthreshold", args.fullthreshold, "a percentage 0..100", "CAPACITY-009")
     structure = parse_size("--structure-size", args.structure_size, "SIZING-004") if args.structure_size else None
     if structure is not None and not 1 * MB <= structure <= MAX_STRUCTURE:
         raise ConfigurationError("--structure-size", args.structure_size, "1M..1024G", "SIZING-004")
+    reserved = None if args.reserve is None else parse_count("--reserve", args.reserve, "SIZING-004")
     # without a reserve, the usable share sizes the structure itself (with one, it sets OFFLD3TH)
     rec = sizing.recommend(
-        messages, avg, name=args.name, fullthreshold=args.fullthreshold, usable_pct=100 if structure else usable
+        messages, avg, name=name, fullthreshold=fullthreshold, usable_pct=100 if structure else usable
     )
-    reserve = None
-    if structure is not None:
-        reserve = sizing.offload_reserve(parse_count("--reserve", args.reserve, "SIZING-004"), structure, usable)
+    reserve = None if structure is None else sizing.offload_reserve(reserved, structure, usable)
     if args.format == "json":
         record = rec.to_record()
         record["offload_reserve"] = None if reserve is None else reserve.to_record()
         print(json.dumps(record, indent=2, sort_keys=True))
         return EXIT_OK
+    low, high = rec.figure1_range_mb
     print(
-        f"required size: {rec.required_mb:.1f} MB for {messages} messages of {avg} bytes "
-        f"(model accounting) [SIZING-001]"
+        f"required size: {rec.required_mb:.1f} MB for {messages:,} messages of {avg} bytes "
+        f"(Figure 1 range {low} through {high} MB; model accounting calibrated on Table 2) [SIZING-001, SIZING-002]"
     )
-    print(f"recommended:   INITSIZE {rec.initsize_kb} KB, SIZE {rec.size_kb} KB [SIZING-003]")
-    print()
-    print(rec.cfrm)
-    if rec.advice:
-        print(f"\nwarning: {rec.advice}")
+    _print_common(rec)
     if reserve is not None:
         print()
         print(
@@ -149,3 +260,17 @@ def run(args: argparse.Namespace) -> int:
         if not reserve.feasible:
             print("warning: the reserve does not fit in the usable share of the structure")
     return EXIT_OK
+
+
+def _print_common(rec: sizing.Recommendation) -> None:
+    print(
+        f"recommended:   INITSIZE {rec.initsize_kb} KB ({rec.basis}), "
+        f"SIZE {rec.size_kb} KB ({rec.size_basis}) [SIZING-003, CAPACITY-007]"
+    )
+    print(rec.nearest.text)
+    for note in rec.notes:
+        print(f"note: {note}")
+    print()
+    print(rec.cfrm)
+    if rec.advice:
+        print(f"\nwarning: {rec.advice}")

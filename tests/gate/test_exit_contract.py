@@ -116,6 +116,30 @@ def test_size_refuses_nonsense_in_one_line(args: list[str], option: str, capsys)
     assert (code, err.count("\n"), option in err, "Traceback" in err) == (2, 1, True, False)
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--admin", "--qmgrs", "0"], "--qmgrs"),
+        (["--admin", "--qmgrs", "33"], "--qmgrs"),
+        (["--admin", "--qmgrs", "4", "--admin-table", "v7"], "--admin-table"),
+        (["--admin", "--qmgrs", "4", "--qsg", "QSG12"], "--qsg"),
+        (["--admin"], "--qmgrs"),
+        (["--admin", "--qmgrs", "4", "--messages", "10"], "--messages"),
+        (["--csqsysappl", "--channels", "500000000"], "--channels"),
+        (["--csqsysappl", "--group-urs", "1000000000"], "--group-urs"),
+        (["--csqsysappl", "--qmgrs", "4"], "--qmgrs"),
+        (["--admin", "--csqsysappl", "--qmgrs", "4"], "--csqsysappl"),
+        (["--messages", "512000000000", "--avg-size", "1K"], "--messages"),
+        (["--messages", "10"], "--avg-size"),
+        (["--messages", "10", "--avg-size", "1K", "--channels", "2"], "--channels"),
+    ],
+)
+def test_size_admin_and_csqsysappl_refuse_nonsense_in_one_line(args: list[str], option: str, capsys):
+    code = main(["size", *args])
+    err = capsys.readouterr().err
+    assert (code, err.count("\n"), option in err, "Traceback" in err) == (2, 1, True, False)
+
+
 def test_size_uses_the_usable_share(capsys):
     main(["size", "--messages", "200000", "--avg-size", "1K", "--format", "json"])
     whole = capsys.readouterr().out
