@@ -31,7 +31,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="SIZING-003",
-        title="CFRM statements: INITSIZE in KB from the table, SIZE larger within a factor 2; FULLTHRESHOLD(85).",
+        title="CFRM: INITSIZE the need in KB up to a whole MB; SIZE 1.5x that, within a factor 2; FULLTHRESHOLD(85).",
         citation=Citation(SEED_001, "INITSIZE(value from graph in KB, that is, multiplied by 1024)"),
         status="normative",
         observables=(
