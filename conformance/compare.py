@@ -47,6 +47,7 @@ COMPARISONS: dict[str, tuple[str, ...]] = {
     "usage.bounds": ("CAPACITY-001",),
     "usage.grows": ("QUEUE-004",),
     "usage.frees": ("CAPACITY-010",),
+    "usage.entry": ("CAPACITY-012",),
     "usage.offloaded": ("OFFLOAD-005",),
     "usage.moved": ("CQS-011",),
     "inspect.queue": ("QUEUE-004", "QUEUE-002", "QUEUE-003", "RECOVERY-003", "RECOVERY-004", "RECOVERY-005",

@@ -7,6 +7,8 @@ holds for any accounting, and is checked here on the figures the implementation 
 - ``usage.grows`` (QUEUE-004): putting a message never frees structure storage;
 - ``usage.frees`` (CAPACITY-010): retrieving one outside syncpoint frees some ("referenced inside
   a coupling facility ... until they are retrieved by an MQGET");
+- ``usage.entry`` (CAPACITY-012): "Each message on a shared queue is represented by an entry", so an
+  MQ put adds at least one entry in use and a get outside syncpoint frees at least one;
 - ``usage.offloaded`` (OFFLOAD-005): an offloaded message "still requires 0.75 KB of storage in
   the coupling facility", against its whole data kept in the structure, so once a message of a
   few KB is offloaded it costs no more elements than a message at least as long kept whole.
@@ -53,6 +55,10 @@ class UsageRelations:
         if isinstance(op, Get) and not op.syncpoint and not _less(after, before):
             # CAPACITY-010: "referenced ... until they are retrieved by an MQGET": the get frees storage
             return diff("usage.frees", "usage", f"less in use than before the get {list(before)}", list(after))
+        if isinstance(op, Get) and not op.syncpoint and profile == "mq" and after[0] >= before[0]:
+            return diff(
+                "usage.entry", "usage", f"an entry fewer in use than before the get {list(before)}", list(after)
+            )
         if isinstance(op, Put) and profile == "mq":  # a CQSPUT reaching OVFLWMAX may move queues off
             return self._put(op, observed, before, after, structure)
         return None
@@ -77,6 +83,8 @@ class UsageRelations:
     def _put(self, op: Put, observed: Outcome, before: Pools4, after: Pools4, structure: str) -> FieldDiff | None:
         if after[0] < before[0] or after[2] < before[2]:
             return diff("usage.grows", "usage", f"no less in use than before the put {list(before)}", list(after))
+        if after[0] <= before[0]:  # CAPACITY-012: the message is an entry of its own
+            return diff("usage.entry", "usage", f"an entry more in use than before the put {list(before)}", list(after))
         added = after[2] - before[2]
         if observed.offloaded is True and op.length >= OFFLOAD_COMPARED_FROM:
             dearer = [(n, e) for n, e in self.kept.get(structure, ()) if n >= op.length and e < added]

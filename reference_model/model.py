@@ -224,6 +224,17 @@ class Model:
             return self.pools(s)
         return self.hint.before.get(s.defn.name)
 
+    def before_put(self, s: Structure) -> Pools4 | None:
+        """:meth:`before` for what a put decides on its structure's usage (room, offload), or None
+        when this step's report shows other totals: the ratio or size changed since that report
+        (z/OS AUTOALTER adjusts the entry:element ratio "when necessary", seed 002), so the usage
+        when the put ran is not known (CAPACITY-011)."""
+        seen = self.before(s)
+        if self.hint is None or seen is None:
+            return seen
+        after = self.hint.after.get(s.defn.name)
+        return None if after is not None and seen[1::2] != after[1::2] else seen
+
     def after(self, s: Structure) -> Pools4 | None:
         """Usage after this step's change: the implementation's report of this step, or ours."""
         if self.hint is None:
@@ -268,7 +279,7 @@ class Model:
         the cost of a message is the implementation's, so its answer stands."""
         if self.hint is None:
             return fits(self.pools(s), entries, elements)
-        seen = self.before(s) if primary else None  # ``primary``: the put needs room on ``s`` itself
+        seen = self.before_put(s) if primary else None  # ``primary``: the put needs room on ``s`` itself
         if seen is not None and (seen[0] >= seen[1] or seen[2] >= seen[3]):
             return False
         if seen is not None and length is not None and self.config.profile == "mq" and _plenty(s, seen, length):

@@ -43,7 +43,7 @@ def decide(model: Model, s: Structure, length: int) -> tuple[bool, tuple[str, ..
         if sz >= RULE_OFF or not _exceeds(length, sz, strict):
             continue
         # OFFLDnTH(0): "set to 0% to offload all such messages" (seed 002), whatever the comparison
-        over = True if th == 0 else model.reached(model.before(s), th, metric, inclusive=not strict)
+        over = True if th == 0 else model.reached(model.before_put(s), th, metric, inclusive=not strict)
         if over is None and model.reached(model.after(s), th, metric, inclusive=not strict) is False:
             over = False  # a put never frees space: usage before it was no higher than after it
         if over:

@@ -197,6 +197,24 @@ def _keep_storage(model: Model, q: Queue, index: int, s: Structure | None) -> No
     model.live.pop(msg.seq, None)
 
 
+def _keep_entry(model: Model, q: Queue, index: int, s: Structure | None) -> None:
+    """M-CAPACITY-012-b: the get frees the message's elements but keeps its entry."""
+    msg = q.msgs.pop(index)
+    model.live.pop(msg.seq, None)
+    if s is not None:
+        s.pools.elements_used -= msg.elements
+
+
+def _offloaded_without_entry(model: Model, op: Put, out: Outcome) -> Outcome:
+    """M-CAPACITY-012-a: an offloaded message is charged its elements but no entry."""
+    q = model.queues[op.queue]
+    if not (out.ok and out.offloaded) or q.defn.cfstruct is None:
+        return out
+    pools = model.structures[q.defn.cfstruct].pools
+    pools.entries_used -= 1
+    return evolve(out, usage=pools.as_tuple())
+
+
 def _full_reason(reason: int) -> Callable[[Model, Any, Outcome], Outcome]:
     def fn(model: Model, op: Put, out: Outcome) -> Outcome:
         return evolve(out, reason=reason) if out.reason == MQRC_STORAGE_MEDIUM_FULL else out
@@ -418,5 +436,20 @@ MUTANTS: tuple[Mutant, ...] = (
         _cqs_cfg(ovflwstr=None),  # all data on the primary (no overflow structure to take any)
         [Put("QM01", "Q1", 0), Get("QM01", "Q1")],
         rebound(Get, _charge=lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign)),
+    ),
+    # CAPACITY-012: every message on a shared queue is an entry
+    mutant(
+        "M-CAPACITY-012-a",
+        "An offloaded message is kept as elements only: it takes no entry.",
+        mq_config(sd(size=8192, ratio=4, offload="SMDS", **rules((0, 0)))),
+        [put(), put()],
+        post(Put, _offloaded_without_entry),
+    ),
+    mutant(
+        "M-CAPACITY-012-b",
+        "A get outside syncpoint frees the message's elements but not its entry.",
+        mq_config(sd(size=8192, ratio=4)),
+        [put(1000), get()],
+        rebound(Get, _remove=_keep_entry),
     ),
 )

@@ -5,7 +5,7 @@ Profiles ``mq`` and ``cqs``.
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import BOTH, SEED_001, SEED_003, Citation, Rule
+from reference_model.rules.catalogue import BOTH, MQ, SEED_001, SEED_002, SEED_003, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -141,5 +141,32 @@ RULES: tuple[Rule, ...] = (
             "inspect.structures.*.elements_used",
         ),
         profiles=BOTH,
+    ),
+    Rule(
+        id="CAPACITY-011",
+        title="AUTOALTER may change the entry:element ratio at any time; a report before it decides no later put.",
+        citation=Citation(
+            SEED_002,
+            "The system provides AUTOALTER capabilities to adjust the ratio when necessary, but this is not very "
+            "sensitive, so the amount of space actually available may be somewhat less.",
+        ),
+        status="implementation-defined",
+        observables=(
+            "put.usage",
+            "inspect.structures.*.entries_total",
+            "inspect.structures.*.elements_total",
+        ),
+        profiles=MQ,
+    ),
+    Rule(
+        id="CAPACITY-012",
+        title="Every shared message is an entry: a put adds an entry in use, a get outside syncpoint frees one.",
+        citation=Citation(
+            SEED_003,
+            "Each message on a shared queue is represented by an entry in a z/OS® coupling facility list structure.",
+        ),
+        status="normative",
+        observables=("put.usage", "get.usage", "inspect.structures.*.entries_used"),
+        profiles=MQ,
     ),
 )

@@ -1,0 +1,31 @@
+"""CAPACITY-012 on the implementation's own figures: "Each message on a shared queue is represented by
+an entry", so an MQ put adds an entry in use and a get outside syncpoint frees one."""
+
+from __future__ import annotations
+
+from conformance.relations import UsageRelations
+from reference_model.operations import Get, Put
+from reference_model.outcomes import Outcome
+
+
+def _check(op: object, before: tuple[int, int, int, int], after: tuple[int, int, int, int], **out: object):
+    observed = Outcome(op.KIND, True, **out)  # type: ignore[attr-defined]
+    return UsageRelations().check(op, observed, before, after, "APP1")
+
+
+def test_capacity_012_a_put_that_adds_no_entry_breaks_the_relation():
+    found = _check(Put("QM01", "Q1", 70_000), (1, 10, 2, 40), (1, 10, 4, 40), offloaded=True)
+    assert found is not None and found.comparison == "usage.entry"
+
+
+def test_capacity_012_a_put_that_adds_an_entry_keeps_it():
+    assert _check(Put("QM01", "Q1", 70_000), (1, 10, 2, 40), (2, 10, 4, 40), offloaded=True) is None
+
+
+def test_capacity_012_a_get_that_frees_elements_but_no_entry_breaks_the_relation():
+    found = _check(Get("QM01", "Q1"), (2, 10, 8, 40), (2, 10, 4, 40), tag=1)
+    assert found is not None and found.comparison == "usage.entry"
+
+
+def test_capacity_012_a_get_under_syncpoint_frees_nothing_yet():
+    assert _check(Get("QM01", "Q1", syncpoint=True), (2, 10, 8, 40), (2, 10, 8, 40), tag=1) is None
