@@ -125,6 +125,23 @@ MAX_MESSAGES = MAX_QUEUES_PER_STRUCTURE * MAXDEPTH_MAX
 MAX_CHANNELS = MAXDEPTH_MAX // SYNCQ_MESSAGES_PER_CHANNEL
 #: Table 1's editions, as labelled in the output.
 ADMIN_TABLE_LABELS: Mapping[str, str] = {"cfcc14": "CFCC level 14", "v6": "V6, CFCC level 9"}
+#: TOPOLOGY-014: "IBM MQ requires Level 9 or higher" (seed 001); the highest level taken is a sanity bound.
+MIN_CFCC_LEVEL, MAX_CFCC_LEVEL = 9, 99
+
+
+def admin_table_for(cfcc_level: int) -> str:
+    """TOPOLOGY-014: the Table 1 edition for a coupling facility at ``cfcc_level``.
+
+    Below level 9 IBM MQ does not run at all ("IBM MQ requires Level 9 or higher"), so the
+    level is refused.  Levels 9 to 13 take the V6 edition, established at level 9 (ibm-facts
+    6.2); 14 and above the current one, "established for a CFCC level 14 coupling facility
+    structure; for higher levels of CFCC, they probably need to be larger" (seed 001), which
+    :func:`admin_recommend`'s notes say.
+    """
+    level = _check_int("cfcc_level", cfcc_level, MIN_CFCC_LEVEL, MAX_CFCC_LEVEL, "TOPOLOGY-014")
+    return "v6" if level < 14 else "cfcc14"
+
+
 #: Extrapolated Table 1 figures are rounded up to this (all of Table 1's rows but 3's are multiples).
 ADMIN_ROUNDING_KB = 256
 

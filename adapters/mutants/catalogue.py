@@ -51,6 +51,7 @@ SKIPPED: Mapping[str, str] = {
     ),
     "TOPOLOGY-007": f"CSQ_ADMIN sizing, {_CONFIG}",
     "TOPOLOGY-008": f"CSQ_ADMIN minimum sizes (Table 1), {_CONFIG}",
+    "TOPOLOGY-014": f"the CFCC level (9 or higher) picks `cfconform size --admin`'s Table 1 edition, {_CONFIG}",
     "TOPOLOGY-010": f"the QSG name and structure-name prefix, {_CONFIG}",
     "TOPOLOGY-011": f"CSQSYSAPPL's default queues and suggested sizes, {_CONFIG}",
     "TOPOLOGY-012": f"CSQSYSAPPL sizing (Table 3), {_CONFIG}",

@@ -50,7 +50,7 @@ _APPLICATION_ONLY = {
     "usable_pct": "--usable-pct",
     "name": "--name",
 }
-_ADMIN_ONLY = {"qmgrs": "--qmgrs", "admin_table": "--admin-table"}
+_ADMIN_ONLY = {"qmgrs": "--qmgrs", "admin_table": "--admin-table", "cfcc_level": "--cfcc-level"}
 _CSQSYSAPPL_ONLY = {"channels": "--channels", "group_urs": "--group-urs"}
 _SYSTEM_ONLY = {"qsg": "--qsg"}
 
@@ -93,6 +93,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     app.add_argument("--name", help=f"CFRM structure name (default {sizing.SEED_STRUCTURE_NAME})")
     admin = parser.add_argument_group("CSQ_ADMIN (Table 1)")
     admin.add_argument("--qmgrs", metavar="N", help=f"queue managers defined in the QSG, 1..{MAX_QMGRS_PER_STRUCTURE}")
+    admin.add_argument(
+        "--cfcc-level",
+        metavar="N",
+        help="CFCC level of the coupling facility, 9 or higher (IBM MQ requires 9); picks the Table 1 edition",
+    )
     admin.add_argument(
         "--admin-table",
         metavar="EDITION",
@@ -192,6 +197,16 @@ def _run_admin(args: argparse.Namespace, fullthreshold: int) -> int:
     table = "cfcc14" if args.admin_table is None else args.admin_table
     if table not in ADMIN_TABLES:
         raise ConfigurationError("--admin-table", table, f"{' or '.join(ADMIN_TABLES)}", "TOPOLOGY-008")
+    if args.cfcc_level is not None:
+        level = parse_count(
+            "--cfcc-level", args.cfcc_level, "TOPOLOGY-014", sizing.MIN_CFCC_LEVEL, sizing.MAX_CFCC_LEVEL
+        )
+        for_level = sizing.admin_table_for(level)
+        if args.admin_table is not None and args.admin_table != for_level:
+            raise ConfigurationError(
+                "--admin-table", table, f"{for_level} (the edition for CFCC level {level})", "TOPOLOGY-014"
+            )
+        table = for_level
     rec = sizing.admin_recommend(qmgrs, table, qsg=_qsg(args.qsg), fullthreshold=fullthreshold)
     if args.format == "json":
         print(json.dumps(rec.to_record(), indent=2, sort_keys=True))

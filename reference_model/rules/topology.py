@@ -156,4 +156,16 @@ RULES: tuple[Rule, ...] = (
         observables=("config.queues.*.cfstruct", "config.queues.*.name", "define_queue.ok", "define_queue.reason"),
         profiles=MQ,
     ),
+    Rule(
+        id="TOPOLOGY-014",
+        title="IBM MQ needs CFCC level 9 or higher; Table 1's sizes are for level 14 (the V6 edition: level 9).",
+        citation=Citation(
+            SEED_001,
+            "The level of coupling facility control code (CFCC) installed on the coupling facility ( IBM MQ requires "
+            "Level 9 or higher).",
+        ),
+        status="normative",
+        observables=("config.admin_table",),  # and cfconform size --admin --cfcc-level
+        profiles=MQ,
+    ),
 )

@@ -426,3 +426,36 @@ def test_topology_013_define_queue_on_a_defined_structure() -> None:
 def test_topology_013_unknown_queue_is_bad_input() -> None:
     model = Model(Config())
     assert ("queue", "NOSUCH", "TOPOLOGY-013") == _error(lambda: model.step(Put("QM01", "NOSUCH", 10)))
+
+
+# -- TOPOLOGY-014: CFCC level 9 or higher ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("level", "table"), [(9, "v6"), (13, "v6"), (14, "cfcc14"), (25, "cfcc14")])
+def test_topology_014_the_cfcc_level_picks_the_table_1_edition(level: int, table: str) -> None:
+    from reference_model.sizing import admin_table_for
+
+    assert table == admin_table_for(level)
+
+
+def test_topology_014_a_cfcc_level_below_9_is_refused() -> None:
+    from reference_model.sizing import admin_table_for
+
+    assert ("cfcc_level", 8, "TOPOLOGY-014") == _error(lambda: admin_table_for(8))
+
+
+def test_topology_014_size_refuses_cfcc_level_8_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.cli import main
+
+    code = main(["size", "--admin", "--qmgrs", "4", "--cfcc-level", "8"])
+    err = capsys.readouterr().err
+    assert (code, err.count("\n"), "--cfcc-level" in err, "TOPOLOGY-014" in err) == (2, 1, True, True)
+
+
+def test_topology_014_size_at_cfcc_level_9_uses_the_v6_edition(capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.cli import main
+
+    assert 0 == main(["size", "--admin", "--qmgrs", "4", "--cfcc-level", "9", "--format", "json"])
+    import json
+
+    assert ("v6", 4608) == (lambda r: (r["admin_table"], r["initsize_kb"]))(json.loads(capsys.readouterr().out))
