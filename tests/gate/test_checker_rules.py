@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from adapters.reference import ReferenceAdapter
 from conformance.runner import run_trace
 from reference_model import operations as o
 from reference_model.config import Config, QueueDef, StructureDef
+from reference_model.outcomes import Outcome
 
 CONFIG = Config(
     qmgrs=("QM01",), structures=(StructureDef("APP1", size_kb=6200),), queues=(QueueDef("Q0", cfstruct="APP1"),)
@@ -21,3 +24,27 @@ def test_a_put_reporting_usage_does_not_exercise_sizing_005():
 def test_a_step_without_usage_does_not_exercise_sizing_005():
     result = run_trace(ReferenceAdapter(), CONFIG, [o.SetPerfmev("QM01", False)])
     assert ("pass", None) == (result.verdict, result.rules_exercised.get("SIZING-005"))
+
+
+class _RefusesLoweringWithOffload(ReferenceAdapter):
+    """Refuses ALTER CFSTRUCT below CFLEVEL(5) while an OFFLOAD is in effect, given or defaulted."""
+
+    def apply(self, op):  # type: ignore[no-untyped-def]
+        if (
+            op.KIND == "alter_structure"
+            and dict(op.changes).get("cflevel", 5) < 5
+            and "offload" not in dict(op.changes)
+        ):
+            return Outcome("alter_structure", False, "INVALID")
+        return super().apply(op)
+
+
+@pytest.mark.parametrize("offload", [None, "SMDS"])
+def test_offload_007_refusing_cflevel4_while_offload_is_in_effect_is_not_judged(offload):
+    """No sentence says whether OFFLOAD(SMDS), given or by default, blocks lowering CFLEVEL below 5:
+    an implementation that refuses conforms, as one that accepts does."""
+    structure = StructureDef("APP1", size_kb=65536, cflevel=5, recover=True, offload=offload)
+    config = Config(structures=(structure,), queues=(QueueDef("Q1", cfstruct="APP1"),))
+    ops = [o.AlterStructure("APP1", {"cflevel": 4}), o.Put("QM01", "Q1", 100), o.Inspect()]
+    for adapter in (_RefusesLoweringWithOffload(), ReferenceAdapter()):
+        assert "pass" == run_trace(adapter, config, ops).verdict
