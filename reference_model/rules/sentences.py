@@ -204,10 +204,10 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         "your-data-isolation-requirements-4025ef49": informative(ADVICE),
         "the-volatility-of-the-coupling-facility-21af4e1c": out_of_scope(CF_HARDWARE),
         "failure-independence-between-the-accessing-syste-24daf62b": out_of_scope(CF_HARDWARE),
-        "the-level-of-coupling-facility-control-42f91a4b": missing(
-            "observable: a rule would check that a queue-sharing group whose coupling facility runs "
-            "CFCC below level 9 is refused (open or define_structure fails); the config has no CFCC "
-            "level yet"
+        "the-level-of-coupling-facility-control-42f91a4b": partial(
+            ("TOPOLOGY-014",),
+            "not observable: the protocol's config has no CFCC level, so no implementation is judged on "
+            "refusing one below 9; TOPOLOGY-014 holds it in cfconform size --cfcc-level",
         ),
         "planning-the-size-of-your-structures-31076976": informative(HEADING),
         "the-administrative-structure-934b76f5": informative(HEADING),
@@ -228,7 +228,7 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         ),
         "table-1-shows-the-minimum-required-34ee3400": covered("TOPOLOGY-008"),
         "these-sizes-were-established-for-a-ecfebea8": partial(
-            ("TOPOLOGY-008",),
+            ("TOPOLOGY-008", "TOPOLOGY-014"),
             (
                 "not observable: sizes for CFCC levels above 14 are not given ('probably need to be "
                 "larger') and the config has no CFCC level; the model knows the level-14 and V6 tables only"
@@ -364,7 +364,7 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         "for-messages-larger-than-the-coupling-617c1281": missing(
             "not observable: a performance comparison of SMDS and Db2; the protocol has no timing"
         ),
-        "every-shared-queue-message-is-still-92cf2847": covered("OFFLOAD-005"),
+        "every-shared-queue-message-is-still-92cf2847": covered("OFFLOAD-005", "CAPACITY-012"),
         "using-this-mechanism-means-the-amount-d6ff36fc": covered("OFFLOAD-005"),
         "selecting-where-the-shared-queue-messages-e645ddc0": informative(HEADING),
         "the-selection-of-smds-or-db2-8f899b4f": covered("OFFLOAD-006"),
@@ -411,11 +411,10 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         "for-example-if-the-maximum-anticipated-fb678439": covered("OFFLOAD-009"),
         "this-means-for-example-that-if-0cb46101": covered("OFFLOAD-009"),
         "structure-space-is-divided-into-elements-fe94f665": covered("CAPACITY-001"),
-        "the-system-provides-autoalter-capabilities-to-4bbf5234": missing(
-            "observable: a rule would check the structure alter that adjusts the entry:element ratio "
-            "(AUTOALTER) when one pool runs out while the other has room: inspect's entries_total and "
-            "elements_total change, and a put the old ratio would refuse may succeed; the model's ratio"
-            " is fixed"
+        "the-system-provides-autoalter-capabilities-to-4bbf5234": partial(
+            ("CAPACITY-011",),
+            "not observable: when AUTOALTER acts is not stated ('when necessary', 'not very sensitive'), "
+            "so no rule can require an adjustment; CAPACITY-011 accepts one at any time",
         ),
         "it-may-be-better-therefore-to-871bfd84": covered("OFFLOAD-010"),
         "cushioned-transition-56635c43": informative(HEADING),
@@ -441,13 +440,7 @@ SENTENCES: dict[str, dict[str, Entry]] = {
     },
     "003": {
         "where-are-shared-queue-messages-held-4357adbe": informative(TITLE),
-        "each-message-on-a-shared-queue-50df9a53": partial(
-            ("CAPACITY-001", "OFFLOAD-005"),
-            (
-                "observable: no rule checks that a message takes exactly one list entry (entries_used up by"
-                " one per put, down by one per committed get)"
-            ),
-        ),
+        "each-message-on-a-shared-queue-50df9a53": covered("CAPACITY-012", "CAPACITY-010"),
         "if-the-message-data-is-too-1af1a816": covered("OFFLOAD-004", "OFFLOAD-006"),
         "if-the-cf-structure-has-been-09fc6c01": missing(
             "not observable: storage class memory has no record in the protocol's config, so nothing "
@@ -458,7 +451,7 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         "messages-that-are-put-onto-shared-8120c066": missing(
             "not observable: page sets and buffer pools have no record or outcome in the protocol"
         ),
-        "the-messages-in-shared-queues-have-385161b5": covered("CAPACITY-001", "CAPACITY-010"),
+        "the-messages-in-shared-queues-have-385161b5": covered("CAPACITY-012", "CAPACITY-001", "CAPACITY-010"),
         "many-queue-managers-in-the-same-a6859555": covered("TOPOLOGY-006", "QUEUE-001"),
         "the-message-data-for-small-shared-0c2f8c27": covered("OFFLOAD-002"),
         "for-larger-messages-the-message-data-b7df6f85": covered("OFFLOAD-006"),
