@@ -3,9 +3,15 @@
 Run it as ``cfconform fuzz ...`` or ``spark-submit spark_fuzz/job.py ...`` (same
 arguments, :func:`spark_fuzz.options.configure_fuzz`).  Everything that decides a
 result is a pure function elsewhere in :mod:`spark_fuzz` (blocks, shard, triage,
-diff, progress); this module only moves plain rows around.
+diff, progress); this module only moves plain rows around, through the DataFrame API
+alone (no RDD, no SparkContext, no driver JVM), so it runs unchanged on ``local[N]``, a
+cluster and Spark Connect: a job's blocks are ``spark.range`` positions run through
+``mapInArrow`` (:func:`spark_fuzz.shard.arrow_partition`), its rows written by the
+DataFrame writer, its figures (traces, divergences, faults, steps) observed on the way
+(``DataFrame.observe``) for the progress line; the small files go through
+:mod:`spark_fuzz.arrowfs` (pyarrow's file systems).
 
-Layout of ``--out`` (any Hadoop-compatible URI)::
+Layout of ``--out`` (a local directory or a URI both Spark and pyarrow reach)::
 
     campaign.json        the arguments that fix the results (a rerun must repeat them)
     parts/block=<n>/     each block's rows, written atomically (see below)
@@ -14,7 +20,8 @@ Layout of ``--out`` (any Hadoop-compatible URI)::
     report.md report.html summary.json
 
 Atomic blocks, resume: each Spark job ("wave") computes a few blocks, one per
-partition, and writes them with ``partitionBy("block")`` in dynamic partition
+partition (``spark.range(0, n, 1, n)``: position ``i`` alone in partition ``i``), and
+writes them with ``partitionBy("block")`` in dynamic partition
 overwrite mode: tasks write into ``parts/.spark-staging-<job>/`` and the job commit
 renames each finished ``block=<n>`` directory into ``parts/``, so a block directory
 exists only complete.  A rerun with the same arguments lists ``parts/`` and computes
@@ -31,8 +38,10 @@ import json
 import os
 import platform
 import shutil
+import socket
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -40,12 +49,12 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from pyspark.sql import DataFrame, SparkSession, Window
-from pyspark.sql import functions as F
+from pyspark.sql import DataFrame
 
 from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 from spark_fuzz import diff as diffing
 from spark_fuzz import shard, support, triage
+from spark_fuzz.arrowfs import ArrowFS
 from spark_fuzz.blocks import (
     SEED_STRIDE,
     Block,
@@ -56,8 +65,12 @@ from spark_fuzz.blocks import (
     plan_blocks,
     waves,
 )  # fmt: skip
-from spark_fuzz.hadoopfs import HadoopFS
-from spark_fuzz.progress import ProgressReporter
+from spark_fuzz.options import connect_endpoint, remote_address
+from spark_fuzz.progress import ProgressReporter, Tally
+from spark_fuzz.session import java_version, master_of, parallelism, sql_api
+
+#: A session: classic (``pyspark.sql.SparkSession``) or Spark Connect (``pyspark.sql.connect``).
+Session = Any
 
 EXIT_OK, EXIT_NONCONFORMING, EXIT_USAGE, EXIT_ADAPTER = 0, 1, 2, 3
 MANIFEST = "campaign.json"
@@ -65,6 +78,9 @@ MANIFEST_FORMAT = "cfconform-campaign"
 #: Wave jobs kept in flight: the next job's tasks start while the last tasks of the
 #: previous one finish, so cores never wait at a job boundary.
 JOBS_IN_FLIGHT = 2
+#: Blocks per wave job, per core of the cluster (the default ``--partitions``): a job finishes,
+#: and the progress line moves, about once per block's time.
+WAVE_BLOCKS_PER_CORE = 1
 DIVERGENCE_COLUMNS = ("kind", "block", "trace", "seed", "profile", "verdict", "step", "rules", "field", "expected",
                       "observed", "op", "signature", "trace_length")  # fmt: skip
 BLOCK_COLUMNS = ("block", "first", "traces", "steps", "divergences", "faults", "seconds")
@@ -76,19 +92,6 @@ class CampaignMismatch(Exception):
 
 def _say(line: str) -> None:
     print(f"cfconform fuzz: {line}", file=sys.stderr, flush=True)
-
-
-# -- the task (runs on executors) -------------------------------------------------------------------
-def _task(blocks: Iterator[Any], spec: CampaignSpec, accumulators: tuple[Any, ...]) -> Iterator[tuple]:
-    traces, divergences, faults, steps = accumulators
-
-    def on_block(stats: dict[str, Any]) -> None:
-        traces.add(stats["traces"])
-        divergences.add(stats["divergences"])
-        faults.add(stats["faults"])
-        steps.add(stats["steps"])
-
-    return shard.run_partition(blocks, spec, on_block)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -115,7 +118,7 @@ def narrow_profiles(spec: CampaignSpec, caps: dict[str, Any], asked_both: bool) 
     return spec
 
 
-def versions(spark: SparkSession) -> dict[str, str]:
+def versions(spark: Session) -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -123,14 +126,14 @@ def versions(spark: SparkSession) -> dict[str, str]:
     except PackageNotFoundError:  # pragma: no cover - not installed
         ours = "unknown"
     return {"cfconform": ours, "pyspark": spark.version, "python": platform.python_version(),
-            "java": str(spark.sparkContext._jvm.System.getProperty("java.version"))}  # fmt: skip
+            "java": java_version(spark)}  # fmt: skip
 
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def check_manifest(fs: HadoopFS, spec: CampaignSpec) -> bool:
+def check_manifest(fs: ArrowFS, spec: CampaignSpec) -> bool:
     """Create ``campaign.json`` or check that it names this campaign; True if it already existed."""
     path = fs.path(MANIFEST)
     wanted = spec.identity()
@@ -156,41 +159,56 @@ def check_manifest(fs: HadoopFS, spec: CampaignSpec) -> bool:
     return False
 
 
-def done_blocks(fs: HadoopFS) -> set[int]:
+def done_blocks(fs: ArrowFS) -> set[int]:
     """Indexes of the blocks whose ``parts/block=<n>`` directory exists (hence is complete)."""
     found = (block_of_dirname(name) for name in fs.list_names(fs.path("parts"), dirs_only=True))
     return {n for n in found if n is not None}
 
 
-def clean_staging(fs: HadoopFS) -> None:
+def clean_staging(fs: ArrowFS) -> None:
     """Remove what an interrupted job left behind (never read, but it takes space)."""
     for name in fs.list_names(fs.path("parts")):
         if name.startswith(".spark-staging-") or name == "_temporary":
             fs.delete(fs.path("parts", name))
 
 
-def write_wave(spark: SparkSession, spec: CampaignSpec, wave: list[Block], parts: str,
-               accumulators: tuple[Any, ...]) -> None:  # fmt: skip
-    """One Spark job: the wave's blocks, one per partition, written as ``parts/block=<n>/``."""
-    rdd = spark.sparkContext.parallelize([b.as_tuple() for b in wave], len(wave))
-    rows = rdd.mapPartitions(partial(_task, spec=spec, accumulators=accumulators))
-    frame = spark.createDataFrame(rows, schema=shard.part_ddl(), verifySchema=False)
-    (frame.write.mode("overwrite").option("partitionOverwriteMode", "dynamic").partitionBy("block")
-     .parquet(parts))  # fmt: skip
+def wave_rows(spark: Session, spec: CampaignSpec, wave: list[Block]) -> DataFrame:
+    """The rows of a wave's blocks: ``spark.range`` positions, one per partition, through ``mapInArrow``."""
+    blocks = tuple(b.as_tuple() for b in wave)
+    positions = spark.range(0, len(blocks), 1, len(blocks))
+    return positions.mapInArrow(partial(shard.arrow_partition, wave=blocks, spec=spec), shard.part_ddl())
 
 
-def run_waves(spark: SparkSession, spec: CampaignSpec, pending: list[Block], parts: str, wave_size: int,
-              accumulators: tuple[Any, ...], in_flight: int = JOBS_IN_FLIGHT) -> None:  # fmt: skip
+def write_wave(spark: Session, spec: CampaignSpec, wave: list[Block], parts: str, tally: Tally | None = None) -> None:
+    """One Spark job: the wave's blocks, one per partition, written as ``parts/block=<n>/``.
+
+    The job's figures (the sums of its ``block`` rows) are observed as the rows are written
+    and added to ``tally`` when the job has finished.
+    """
+    api = sql_api(spark)
+    F = api.F
+    observation = api.Observation(f"cfconform-wave-{wave[0].index}-{uuid.uuid4().hex[:8]}")
+    is_block = F.col("kind") == F.lit("block")
+    figures = [F.sum(F.when(is_block, F.col(name))).alias(name) for name in Tally.FIELDS]
+    frame = wave_rows(spark, spec, wave).observe(observation, *figures)
+    (frame.write.mode("overwrite").option("partitionOverwriteMode", "dynamic").option("compression", "zstd")
+     .partitionBy("block").parquet(parts))  # fmt: skip
+    if tally is not None:
+        tally.add(observation.get)
+
+
+def run_waves(spark: Session, spec: CampaignSpec, pending: list[Block], parts: str, wave_size: int,
+              tally: Tally | None = None, in_flight: int = JOBS_IN_FLIGHT) -> None:  # fmt: skip
     """All pending blocks, ``wave_size`` per job, ``in_flight`` jobs at a time (in block order)."""
     groups = list(waves(pending, wave_size))
     if in_flight <= 1 or len(groups) <= 1:
         for wave in groups:
-            write_wave(spark, spec, wave, parts, accumulators)
+            write_wave(spark, spec, wave, parts, tally)
         return
     with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="cfconform-wave") as pool:
         futures = []
         for wave in groups:
-            futures.append(pool.submit(write_wave, spark, spec, wave, parts, accumulators))
+            futures.append(pool.submit(write_wave, spark, spec, wave, parts, tally))
             while sum(not f.done() for f in futures) >= in_flight:
                 _wait_first(futures)
             _raise_failed(futures)
@@ -217,11 +235,12 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
         return [f.result() for f in [pool.submit(call) for call in calls]]
 
 
-def consolidate(spark: SparkSession, fs: HadoopFS, spec: CampaignSpec, blocks: int) -> dict[str, DataFrame]:
+def consolidate(spark: Session, fs: ArrowFS, spec: CampaignSpec, blocks: int, cores: int) -> dict[str, DataFrame]:
     """Split ``parts/`` into the campaign's tables (idempotent: a rerun rewrites them)."""
+    F = sql_api(spark).F
     parts = spark.read.parquet(fs.path("parts"))
     cid = F.lit(spec.campaign_id).alias("campaign_id")
-    files = max(1, min(2 * spark.sparkContext.defaultParallelism, blocks // 32 + 1))
+    files = max(1, min(2 * cores, blocks // 32 + 1))
     tables = {
         "divergences": parts.where(F.col("kind").isin(*shard.FAILURE_KINDS))
         .select(cid, *DIVERGENCE_COLUMNS)
@@ -233,12 +252,15 @@ def consolidate(spark: SparkSession, fs: HadoopFS, spec: CampaignSpec, blocks: i
         tables["traces"] = parts.where(F.col("kind") == "trace").select(
             cid, "block", "trace", "seed", "profile", "verdict", "signature", "trace_json"
         )
-    concurrently(*(partial(frame.write.mode("overwrite").parquet, fs.path(name)) for name, frame in tables.items()))
+    writes = (partial(frame.write.mode("overwrite").option("compression", "zstd").parquet, fs.path(name))
+              for name, frame in tables.items())  # fmt: skip
+    concurrently(*writes)
     return {name: spark.read.parquet(fs.path(name)) for name in tables}
 
 
-def failure_examples(divergences: DataFrame) -> list[triage.Example]:
+def failure_examples(spark: Session, divergences: DataFrame) -> list[triage.Example]:
     """One example per signature: the shortest failing trace (then the lowest index), with the count."""
+    F = sql_api(spark).F
     best = F.min(F.struct("trace_length", "trace", "seed", "profile", "step", "kind", "rules", "field", "op"))
     rows = divergences.groupBy("signature").agg(F.count(F.lit(1)).alias("count"), best.alias("best")).collect()
     examples = []
@@ -251,7 +273,8 @@ def failure_examples(divergences: DataFrame) -> list[triage.Example]:
     return triage.order_signatures(examples)
 
 
-def totals(tables: dict[str, DataFrame]) -> dict[str, Any]:
+def totals(spark: Session, tables: dict[str, DataFrame]) -> dict[str, Any]:
+    F = sql_api(spark).F
     row = tables["blocks"].agg(
         F.count(F.lit(1)).alias("blocks"), F.sum("traces").alias("traces"), F.sum("steps").alias("steps"),
         F.sum("divergences").alias("divergences"), F.sum("faults").alias("faults"),
@@ -261,12 +284,13 @@ def totals(tables: dict[str, DataFrame]) -> dict[str, Any]:
     return {k: (v or 0) for k, v in out.items()} | {"block_seconds": round(float(out.get("block_seconds") or 0), 3)}
 
 
-def coverage_counts(tables: dict[str, DataFrame]) -> list[dict[str, Any]]:
+def coverage_counts(spark: Session, tables: dict[str, DataFrame]) -> list[dict[str, Any]]:
+    F = sql_api(spark).F
     rows = tables["coverage"].groupBy("rule").agg(F.sum("count").alias("count")).collect()
     return sorted(({"rule": r["rule"], "count": int(r["count"])} for r in rows), key=lambda r: r["rule"])
 
 
-def write_meta(spark: SparkSession, fs: HadoopFS, summary: dict[str, Any]) -> None:
+def write_meta(spark: Session, fs: ArrowFS, summary: dict[str, Any]) -> None:
     run, tot = summary["run"], summary["totals"]
     record = {
         "campaign_id": summary["campaign_id"], "identity": json.dumps(summary["identity"], sort_keys=True),
@@ -279,10 +303,15 @@ def write_meta(spark: SparkSession, fs: HadoopFS, summary: dict[str, Any]) -> No
         "compute_seconds": float(run["compute_seconds"]), "elapsed_seconds": float(run["elapsed_seconds"]),
         "traces_per_second": float(run["traces_per_second"]), "steps_per_second": float(run["steps_per_second"]),
     }  # fmt: skip
-    spark.createDataFrame([record]).coalesce(1).write.mode("overwrite").parquet(fs.path("meta"))
+    # (the schema spelled out, as classic sessions inferred it from the record: columns sorted by name)
+    names = sorted(record)
+    kinds = {str: "STRING", int: "BIGINT", float: "DOUBLE"}
+    schema = ", ".join(f"`{name}` {kinds[type(record[name])]}" for name in names)
+    frame = spark.createDataFrame([tuple(record[name] for name in names)], schema=schema)
+    frame.coalesce(1).write.mode("overwrite").option("compression", "zstd").parquet(fs.path("meta"))
 
 
-def export_reproducers(fs: HadoopFS, spec: CampaignSpec, examples: list[triage.Example], limit: int,
+def export_reproducers(fs: ArrowFS, spec: CampaignSpec, examples: list[triage.Example], limit: int,
                        emit: Callable[[str], None]) -> dict[str, dict[str, Any]]:  # fmt: skip
     """Minimise up to ``limit`` signatures and write their transcripts; triage records by signature."""
     from adapters.registry import load_adapter
@@ -319,7 +348,7 @@ def exit_code_of(tot: dict[str, Any]) -> int:
 
 
 # -- the campaign -------------------------------------------------------------------------------------
-def run_campaign(spark: SparkSession, spec: CampaignSpec, out: str, *, caps: dict[str, Any] | None = None,
+def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str, Any] | None = None,
                  partitions: int | None = None, max_blocks: int | None = None, max_signatures: int = 20,
                  triage_failures: bool = True, progress_seconds: float = 5.0,
                  arguments: dict[str, Any] | None = None, emit: Callable[[str], None] = _say,
@@ -331,10 +360,9 @@ def run_campaign(spark: SparkSession, spec: CampaignSpec, out: str, *, caps: dic
     nothing is consolidated; rerun to resume).
     """
     started, begin = _now(), time.perf_counter()
-    sc = spark.sparkContext
     spec = spec.validate()
     caps = caps if caps is not None else probe_capabilities(spec)
-    fs = HadoopFS(sc, out)
+    fs = ArrowFS(out)
     resumed = check_manifest(fs, spec)
     blocks = plan_blocks(spec.traces, spec.block_size)
     done = done_blocks(fs)
@@ -348,19 +376,20 @@ def run_campaign(spark: SparkSession, spec: CampaignSpec, out: str, *, caps: dic
             return finished | {"run": {"blocks": 0, "traces": 0, "steps": 0, "resumed": True, "compute_seconds": 0.0,
                                        "elapsed_seconds": round(time.perf_counter() - begin, 3)}}  # fmt: skip
     clean_staging(fs)
-    wave_size = partitions or max(2, 4 * sc.defaultParallelism)
+    cores = parallelism(spark)
+    wave_size = partitions or max(2, WAVE_BLOCKS_PER_CORE * cores)
     if pending:
         emit(f"campaign {spec.campaign_id}: {len(pending)} of {len(blocks)} blocks to run "
              f"({len(done)} already done) into {fs.local_path(fs.root)}")  # fmt: skip
-    accumulators = (sc.accumulator(0), sc.accumulator(0), sc.accumulator(0), sc.accumulator(0))
-    reporter = ProgressReporter(spec.traces, traces_before, lambda: tuple(a.value for a in accumulators[:3]),
-                                every=progress_seconds if pending else 0, emit=emit)  # fmt: skip
+    tally = Tally()
+    reporter = ProgressReporter(spec.traces, traces_before, tally.read, every=progress_seconds if pending else 0,
+                                emit=emit)  # fmt: skip
     compute_start = time.perf_counter()
     with reporter:
-        run_waves(spark, spec, pending, fs.path("parts"), wave_size, accumulators, in_flight)
+        run_waves(spark, spec, pending, fs.path("parts"), wave_size, tally, in_flight)
     compute_seconds = time.perf_counter() - compute_start
     now_done = done | {b.index for b in pending}
-    run = {"blocks": len(pending), "traces": accumulators[0].value, "steps": accumulators[3].value,
+    run = {"blocks": len(pending), "traces": tally["traces"], "steps": tally["steps"],
            "resumed": resumed, "compute_seconds": round(compute_seconds, 3)}  # fmt: skip
     summary: dict[str, Any] = {
         "format": "cfconform-campaign-summary", "campaign_id": spec.campaign_id, "out": fs.local_path(fs.root),
@@ -373,10 +402,11 @@ def run_campaign(spark: SparkSession, spec: CampaignSpec, out: str, *, caps: dic
              "to resume")  # fmt: skip
         summary |= {"run": run, "finished": _now(), "exit_code": EXIT_OK}
         return summary
-    tables = consolidate(spark, fs, spec, len(blocks))
+    tables = consolidate(spark, fs, spec, len(blocks), cores)
     tot, coverage, examples = concurrently(
-        partial(totals, tables), partial(coverage_counts, tables), partial(failure_examples, tables["divergences"])
-    )
+        partial(totals, spark, tables), partial(coverage_counts, spark, tables),
+        partial(failure_examples, spark, tables["divergences"]),
+    )  # fmt: skip
     triaged = export_reproducers(fs, spec, examples, max_signatures, emit) if triage_failures else {}
     elapsed = time.perf_counter() - begin
     run |= {
@@ -394,7 +424,7 @@ def run_campaign(spark: SparkSession, spec: CampaignSpec, out: str, *, caps: dic
     return summary
 
 
-def finished_summary(fs: HadoopFS, spec: CampaignSpec) -> dict[str, Any] | None:
+def finished_summary(fs: ArrowFS, spec: CampaignSpec) -> dict[str, Any] | None:
     """The summary of this campaign if consolidation, triage and reports finished (written last)."""
     path = fs.path("summary.json")
     if not fs.exists(path):
@@ -406,7 +436,7 @@ def finished_summary(fs: HadoopFS, spec: CampaignSpec) -> dict[str, Any] | None:
     return summary if summary.get("campaign_id") == spec.campaign_id and summary.get("complete") else None
 
 
-def write_reports(fs: HadoopFS, summary: dict[str, Any]) -> None:
+def write_reports(fs: ArrowFS, summary: dict[str, Any]) -> None:
     from reports.campaign_report import render_html, render_markdown
 
     fs.write_text(fs.path("report.md"), render_markdown(summary))
@@ -415,7 +445,7 @@ def write_reports(fs: HadoopFS, summary: dict[str, Any]) -> None:
 
 
 # -- diff ---------------------------------------------------------------------------------------------
-def _identity_of(fs: HadoopFS) -> dict[str, Any]:
+def _identity_of(fs: ArrowFS) -> dict[str, Any]:
     path = fs.path(MANIFEST)
     if not fs.exists(path) or not fs.exists(fs.path("divergences")):
         raise ConfigurationError(
@@ -428,8 +458,10 @@ def _identity_of(fs: HadoopFS) -> dict[str, Any]:
 
 
 def _local_writable(option: str, out: str) -> None:
-    """A local output directory (a path, or ``file:``) must be writable before Spark starts."""
+    """A local output directory (a path, or ``file:``) must be writable before Spark starts; a remote
+    URI must be one pyarrow's file systems open (the driver writes the small files through them)."""
     if "://" in out and not out.startswith("file:"):
+        ArrowFS(out)
         return
     from conformance.commands.run import unwritable
 
@@ -440,9 +472,9 @@ def _local_writable(option: str, out: str) -> None:
 
 
 def require_java(master: str | None) -> None:
-    """Spark needs Java (17 or later) unless it is reached over Spark Connect: a missing one is a
+    """A classic session needs Java (17 or later; Spark Connect clients do not): a missing one is a
     usage error found before anything starts, not a JVM traceback."""
-    if (master or "").startswith("sc://") or os.environ.get("SPARK_REMOTE"):
+    if (master or "").startswith("sc://"):
         return
     java_home = os.environ.get("JAVA_HOME")
     found = shutil.which("java") or (java_home and os.path.isfile(os.path.join(java_home, "bin", "java")))
@@ -462,8 +494,8 @@ def _local_campaign(option: str, run: str) -> None:
         raise ConfigurationError(option, run, allowed, UNKNOWN_FIELD)
 
 
-def _ran(identity: dict[str, Any], comparable: bool) -> Any:
-    """Spark column twin of :func:`spark_fuzz.diff.ran`."""
+def _ran(F: Any, identity: dict[str, Any], comparable: bool) -> Any:
+    """Spark column twin of :func:`spark_fuzz.diff.ran` (``F``: the session's column functions)."""
     if not comparable:
         return F.lit(False)
     i = F.col("seed") - F.lit(identity["seed"] * SEED_STRIDE)
@@ -472,20 +504,22 @@ def _ran(identity: dict[str, Any], comparable: bool) -> Any:
     return (i >= 0) & (i < F.lit(identity["traces"])) & (F.col("profile") == at)
 
 
-def diff_campaigns(spark: SparkSession, run_a: str, run_b: str, *, limit: int = 20) -> dict[str, Any]:
+def diff_campaigns(spark: Session, run_a: str, run_b: str, *, limit: int = 20) -> dict[str, Any]:
     """New, fixed and changed failures of B against A (rules in :mod:`spark_fuzz.diff`) as a plain record."""
-    fa, fb = HadoopFS(spark.sparkContext, run_a), HadoopFS(spark.sparkContext, run_b)
+    api = sql_api(spark)
+    F, Window = api.F, api.Window
+    fa, fb = ArrowFS(run_a), ArrowFS(run_b)
     ida, idb = _identity_of(fa), _identity_of(fb)
     warnings = diffing.comparable(ida, idb)
     keep = ("seed", "profile", "signature", "step", "trace")
 
-    def side(fs: HadoopFS, tag: str) -> DataFrame:
+    def side(fs: ArrowFS, tag: str) -> DataFrame:
         frame = spark.read.parquet(fs.path("divergences")).select(*keep)
         return frame.select("seed", "profile", *[F.col(c).alias(f"{tag}_{c}") for c in keep[2:]])
 
     joined = side(fa, "a").join(side(fb, "b"), ["seed", "profile"], "full_outer")
     a_sig, b_sig = F.col("a_signature"), F.col("b_signature")
-    a_ran, b_ran = _ran(ida, not warnings), _ran(idb, not warnings)
+    a_ran, b_ran = _ran(F, ida, not warnings), _ran(F, idb, not warnings)
     status = (
         F.when(a_sig.isNotNull() & b_sig.isNotNull(),
                F.when((a_sig == b_sig) & F.col("a_step").eqNullSafe(F.col("b_step")), "same").otherwise("changed"))
@@ -518,21 +552,47 @@ def diff_campaigns(spark: SparkSession, run_a: str, run_b: str, *, limit: int = 
 
 
 # -- entry points (cfconform fuzz / diff, spark-submit) -------------------------------------------------
+def require_server(remote: str, option: str = "--remote") -> None:
+    """A Spark Connect URL must answer before anything starts (a usage error, not a gRPC retry loop)."""
+    host, port = connect_endpoint(remote)
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        allowed = f"a Spark Connect server that answers at {host}:{port} ({reason})"
+        raise ConfigurationError(option, remote, allowed, UNKNOWN_FIELD) from None
+
+
+def spark_target(args: argparse.Namespace) -> str | None:
+    """Check where Spark runs before anything starts; the Spark Connect URL, or None for a classic session."""
+    remote = remote_address(args.master, getattr(args, "remote", None))
+    if remote is not None:
+        require_server(remote, "--remote" if getattr(args, "remote", None) is not None else "SPARK_REMOTE")
+    else:
+        require_java(args.master)
+    return remote
+
+
 @contextlib.contextmanager
 def session(
-    master: str | None, app_name: str, conf: dict[str, str] | None = None, verbose: bool = False
-) -> Iterator[SparkSession]:
-    """The running session if there is one (tests, notebooks), else a new one stopped afterwards."""
-    from spark_fuzz.session import active_session, build_session
+    master: str | None,
+    app_name: str,
+    conf: dict[str, str] | None = None,
+    verbose: bool = False,
+    remote: str | None = None,
+) -> Iterator[Session]:
+    """The running session of the asked kind if there is one (tests, notebooks), else a new one stopped
+    afterwards (for Spark Connect: this client's session; the server keeps running)."""
+    from spark_fuzz.session import active_session, build_session, describe
 
-    active = active_session()
+    active = active_session(remote)
     if active is not None:
         yield active
         return
-    spark = build_session(master, app_name, conf=conf, verbose=verbose)
-    ui = spark.sparkContext.uiWebUrl
-    if ui:  # once, where Spark's own start-up lines are hidden
-        print(f"{app_name.split()[0].replace('-', ' ')}: Spark UI: {ui}", file=sys.stderr, flush=True)
+    spark = build_session(master, app_name, remote=remote, conf=conf, verbose=verbose)
+    where = describe(spark, remote)
+    if where:  # once, where Spark's own start-up lines are hidden
+        print(f"{app_name.split()[0].replace('-', ' ')}: {where}", file=sys.stderr, flush=True)
     try:
         yield spark
     finally:
@@ -546,18 +606,21 @@ def fuzz_main(args: argparse.Namespace) -> int:
     if os.getcwd() not in sys.path:  # a module:attr adapter next to the user's shell (executors: session.py)
         sys.path.append(os.getcwd())
     spec = spec_from_args(args)
+    conf = spark_conf(args.conf)
     _local_writable("--out", args.out)
-    require_java(args.master)
+    remote = spark_target(args)
     caps = probe_capabilities(spec)
     spec = narrow_profiles(spec, caps, asked_both=args.profile == "both")
     spec = attrs.evolve(spec, skip=support.skipped(shard.adapter_loader(spec), caps, spec.profiles))
     if spec.skip:
         _say(f"not generated for this implementation (unclaimed or not supported): {', '.join(spec.skip)}")
     arguments = {k: v for k, v in vars(args).items() if not k.startswith("_") and not callable(v)}
+    arguments["remote"] = remote
     verbose = bool(getattr(args, "verbose", False))
-    _say(f"starting Spark ({args.master or 'local[*]'}) for campaign {spec.campaign_id}: {spec.traces} traces")
-    with session(args.master, f"cfconform-fuzz {spec.campaign_id}", spark_conf(args.conf), verbose) as spark:
-        arguments["master"] = spark.sparkContext.master
+    where = f"Spark Connect {remote}" if remote else f"Spark ({args.master or 'local[*]'})"
+    _say(f"starting {where} for campaign {spec.campaign_id}: {spec.traces} traces")
+    with session(args.master, f"cfconform-fuzz {spec.campaign_id}", conf, verbose, remote) as spark:
+        arguments["master"] = master_of(spark)
         try:
             summary = run_campaign(
                 spark, spec, args.out, caps=caps, partitions=args.partitions, max_blocks=args.max_blocks,
@@ -579,8 +642,9 @@ def diff_main(args: argparse.Namespace) -> int:
 
     for option, run in (("RUN_A", args.run_a), ("RUN_B", args.run_b)):
         _local_campaign(option, run)  # before the JVM starts: a missing directory is a usage error
-    require_java(args.master)
-    with session(args.master, "cfconform-diff", verbose=bool(getattr(args, "verbose", False))) as spark:
+    remote = spark_target(args)
+    verbose = bool(getattr(args, "verbose", False))
+    with session(args.master, "cfconform-diff", verbose=verbose, remote=remote) as spark:
         try:
             record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
         except ConfigurationError:
@@ -598,7 +662,7 @@ def main(argv: list[str] | None = None) -> int:
     from spark_fuzz.options import configure_fuzz
 
     parser = argparse.ArgumentParser(prog="spark_fuzz/job.py", description="a cfconform fuzz campaign on Spark")
-    configure_fuzz(parser, master_default=None)
+    configure_fuzz(parser)
     args = parser.parse_args(argv)
     try:
         return fuzz_main(args)

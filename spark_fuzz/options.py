@@ -7,8 +7,11 @@ arguments with :func:`configure_fuzz`.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import re
 import shlex
+from urllib.parse import urlsplit
 
 from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 from spark_fuzz.blocks import PROFILE_CHOICES, CampaignSpec, default_block_size
@@ -39,11 +42,10 @@ def _adapter_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per wire reply (10)")
 
 
-def configure_fuzz(parser: argparse.ArgumentParser, master_default: str | None = DEFAULT_MASTER) -> None:
+def configure_fuzz(parser: argparse.ArgumentParser) -> None:
     """The arguments of a campaign (shared by the CLI and ``spark_fuzz/job.py``).
 
-    ``spark_fuzz/job.py`` passes ``master_default=None``: under ``spark-submit`` the master
-    is then the one given to ``spark-submit``.
+    ``--master`` defaults to None: ``local[*]``, or under ``spark-submit`` the master given to it.
     """
     _adapter_arguments(parser)
     parser.add_argument("--traces", type=int, required=True, metavar="N", help="traces in the campaign")
@@ -52,9 +54,8 @@ def configure_fuzz(parser: argparse.ArgumentParser, master_default: str | None =
                         help="campaign seed: trace i uses generator seed S*1000003+i (default 0)")  # fmt: skip
     parser.add_argument("--profile", choices=PROFILE_CHOICES, default="both",
                         help="model profile; 'both' alternates mq and cqs (default both)")  # fmt: skip
-    parser.add_argument("--master", default=master_default, metavar="URL",
-                        help="Spark master (default local[*], or spark-submit's --master for job.py); local[N] "
-                             "becomes local[N,4] so failed tasks are retried")  # fmt: skip
+    _session_arguments(parser, "Spark master (default local[*], or spark-submit's --master for job.py); "
+                               "local[N] becomes local[N,4] so failed tasks are retried")  # fmt: skip
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help="output directory or Hadoop URI (default ./cfconform-campaign)")  # fmt: skip
     parser.add_argument("--block-size", type=int, metavar="B",
@@ -79,10 +80,18 @@ def configure_fuzz(parser: argparse.ArgumentParser, master_default: str | None =
                         help="seconds between progress lines on stderr (0: none; default 2)")  # fmt: skip
 
 
+def _session_arguments(parser: argparse.ArgumentParser, master_help: str) -> None:
+    """``--master`` (default None: ``local[*]``, or spark-submit's) and ``--remote`` (Spark Connect)."""
+    parser.add_argument("--master", default=None, metavar="URL", help=master_help)
+    parser.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
+                        help="run on a Spark Connect server instead (default: the SPARK_REMOTE environment "
+                             "variable, if set); not with --master")  # fmt: skip
+
+
 def configure_diff(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_a", metavar="RUN_A", help="the older campaign's output directory (or URI)")
     parser.add_argument("run_b", metavar="RUN_B", help="the newer campaign's output directory (or URI)")
-    parser.add_argument("--master", default=DEFAULT_MASTER, metavar="URL", help="Spark master (default local[*])")
+    _session_arguments(parser, "Spark master (default local[*])")
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="example rows shown per table (20)")
 
 
@@ -120,3 +129,51 @@ def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
         adapter=adapter_spec(args.adapter, args.adapter_cmd), traces=args.traces, steps=args.steps, seed=args.seed,
         profiles=args.profile, block_size=block_size, full_traces=args.full_traces, timeout=args.timeout,
     ).validate()  # fmt: skip
+
+
+#: What a Spark Connect client needs beyond pyspark (the ``connect`` extra): module -> package.
+CONNECT_MODULES = {"grpc": "grpcio", "grpc_status": "grpcio-status", "google.rpc": "googleapis-common-protos",
+                   "zstandard": "zstandard"}  # fmt: skip
+CONNECT_PORT = 15002
+
+
+def _missing(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is None
+    except ModuleNotFoundError:  # (its parent package is missing)
+        return True
+
+
+def remote_address(master: str | None, remote: str | None, environ: dict[str, str] | None = None) -> str | None:
+    """The Spark Connect URL of a run (``--remote``, else ``SPARK_REMOTE``), checked; None for a classic session.
+
+    Raises :class:`ConfigurationError` for a URL that is not ``sc://HOST[:PORT][/;key=value...]``,
+    for ``--master`` beside a remote, and when the ``connect`` extra is not installed.
+    """
+    env = os.environ if environ is None else environ
+    option = "--remote" if remote is not None else "SPARK_REMOTE"
+    url = remote if remote is not None else env.get("SPARK_REMOTE")
+    if url is None:
+        return None
+    url = url.strip()
+    if master is not None:
+        raise ConfigurationError(option, url, "a Spark Connect URL or --master, not both", UNKNOWN_FIELD)
+    host_port = url.removeprefix("sc://").split("/", 1)[0]
+    try:
+        parts = urlsplit(f"//{host_port}")
+        port = parts.port
+    except ValueError:
+        port = -1
+    if not url.startswith("sc://") or not parts.hostname or port == -1 or port == 0:
+        raise ConfigurationError(option, url, "sc://HOST[:PORT] (a Spark Connect server)", UNKNOWN_FIELD)
+    missing = [package for module, package in CONNECT_MODULES.items() if _missing(module)]
+    if missing:
+        allowed = f"the Spark Connect client packages (missing {', '.join(missing)}: pip install 'cfconform[connect]')"
+        raise ConfigurationError(option, url, allowed, UNKNOWN_FIELD)
+    return url
+
+
+def connect_endpoint(url: str) -> tuple[str, int]:
+    """``sc://host:port/;k=v`` -> ``(host, port)`` (port 15002 when absent)."""
+    parts = urlsplit(f"//{url.removeprefix('sc://').split('/', 1)[0]}")
+    return parts.hostname or "", parts.port or CONNECT_PORT

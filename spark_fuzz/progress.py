@@ -1,9 +1,10 @@
 """Progress of a running campaign, logged to stderr every few seconds (pure Python).
 
-The Spark shell passes a ``read()`` callable returning ``(traces, divergences, faults)``
-done by this run so far (its accumulators, updated as each block's task finishes);
-:class:`ProgressReporter` polls it from a daemon thread and emits lines made by the
-pure :func:`progress_line`.
+The Spark shell adds each finished Spark job's figures (observed metrics of the job's
+rows: traces, divergences, faults, steps) to a :class:`Tally`; :class:`ProgressReporter`
+polls ``tally.read`` from a daemon thread and emits lines made by the pure
+:func:`progress_line`.  Nothing here needs a SparkContext, so the same progress works on
+Spark Connect.
 """
 
 from __future__ import annotations
@@ -25,6 +26,30 @@ def progress_line(done: int, total: int, divergences: int, faults: int, elapsed:
     eta = f"ETA {(total - done) / rate:,.0f} s" if rate > 0 and done < total else "ETA -"
     return (f"traces {done:,}/{total:,} ({pct:.1f}%), {divergences:,} divergences, {faults:,} faults, "
             f"{rate:,.0f} traces/s, {eta}")  # fmt: skip
+
+
+class Tally:
+    """Running totals of a campaign's finished jobs (thread-safe: jobs finish on several threads)."""
+
+    FIELDS = ("traces", "divergences", "faults", "steps")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._totals = dict.fromkeys(self.FIELDS, 0)
+
+    def add(self, figures: dict[str, int | None]) -> None:
+        with self._lock:
+            for name in self.FIELDS:
+                self._totals[name] += int(figures.get(name) or 0)
+
+    def __getitem__(self, name: str) -> int:
+        with self._lock:
+            return self._totals[name]
+
+    def read(self) -> tuple[int, int, int]:
+        """``(traces, divergences, faults)``: what :class:`ProgressReporter` polls."""
+        with self._lock:
+            return self._totals["traces"], self._totals["divergences"], self._totals["faults"]
 
 
 class ProgressReporter:

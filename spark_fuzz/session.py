@@ -1,23 +1,45 @@
-"""The SparkSession of a campaign (Spark-only).
+"""The SparkSession of a campaign (Spark-only): a local or cluster session, or a Spark Connect client.
 
-Workers run the driver's Python (``PYSPARK_PYTHON`` is set to ``sys.executable``
-unless already set), see the driver's ``PYTHONPATH`` and working directory (so a
-``module:attr`` adapter next to the user's shell resolves on the executors of a
-local or single-machine cluster), and retry a failed task (``local[N]`` becomes
-``local[N,4]``; clusters get ``spark.task.maxFailures=4``).  The driver and executor
-JVMs run with the C1 JIT only (``-XX:TieredStopAtLevel=1``).  ``conf`` (``--conf KEY=VALUE``)
-overrides these defaults, and so does ``spark-submit --conf``.
+Everything a campaign asks of Spark goes through the DataFrame API, so the same code runs
+on ``local[N]``, a cluster (``spark://``, YARN, Kubernetes) and Spark Connect (``--remote
+sc://HOST:PORT``); nothing here or in :mod:`spark_fuzz.job` touches an RDD, the
+SparkContext or the driver JVM.  Classic sessions and Connect sessions have their own
+column functions, windows and observations: :func:`sql_api` returns the right ones for a
+session (a test process may hold one of each).
+
+Classic sessions (``local[N]``, clusters): workers run the driver's Python
+(``PYSPARK_PYTHON`` is set to ``sys.executable`` unless already set), see the driver's
+``PYTHONPATH`` and working directory (so a ``module:attr`` adapter next to the user's
+shell resolves on the executors of a local or single-machine cluster), and retry a failed
+task (``local[N]`` becomes ``local[N,4]``; clusters get ``spark.task.maxFailures=4``).
+The driver and executor JVMs run with the C1 JIT only (``-XX:TieredStopAtLevel=1``) and
+Spark's own log is hidden unless ``verbose``.  ``conf`` (``--conf KEY=VALUE``) overrides
+these defaults.  Under ``spark-submit`` only ``conf`` is applied: spark-submit's own
+``--conf`` values decide the rest.
+
+Spark Connect: the server decides the cluster, its executors' Python and their retries
+(they need cfconform installed); the client sets session settings only (``conf`` values
+the server refuses to change are a usage error), and the log configuration does not apply.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import sys
+from types import SimpleNamespace
 from typing import Any
 
 from pyspark.sql import SparkSession
 
+from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 from spark_fuzz.options import DEFAULT_MASTER, LOCAL_TASK_ATTEMPTS, with_task_retries
+
+#: A log4j2 configuration that shows Spark's errors only (``verbose`` keeps Spark's own).
+QUIET_LOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2-quiet.properties")
+#: Session settings of every campaign (classic and Connect alike).
+SESSION_SETTINGS = {"spark.sql.shuffle.partitions": "16"}
+UI_PORTS = range(4040, 4140)
 
 
 def executor_pythonpath() -> str:
@@ -28,20 +50,48 @@ def executor_pythonpath() -> str:
     return os.pathsep.join(parts)
 
 
-#: A log4j2 configuration that shows Spark's errors only (``verbose`` keeps Spark's own).
-QUIET_LOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2-quiet.properties")
+def is_connect(spark: Any) -> bool:
+    """Whether ``spark`` is a Spark Connect client session."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
 
 
-def build_session(master: str | None, app_name: str = "cfconform-fuzz", *, ui: bool = True,
-                  conf: dict[str, str] | None = None, verbose: bool = False) -> SparkSession:  # fmt: skip
-    """A SparkSession for ``master`` (see the module docstring); ``conf`` overrides the defaults.
+def sql_api(spark: Any) -> SimpleNamespace:
+    """``F`` (column functions), ``Window`` and ``Observation`` of ``spark``'s kind (classic or Connect)."""
+    if is_connect(spark):
+        from pyspark.sql.connect import functions
+        from pyspark.sql.connect.observation import Observation
+        from pyspark.sql.connect.window import Window
+    else:
+        from pyspark.sql import Window, functions
+        from pyspark.sql.observation import Observation
+    return SimpleNamespace(F=functions, Window=Window, Observation=Observation)
+
+
+def _free_ui_port() -> int | None:
+    """The first free port from 4040 (Spark's own choice), so the UI address can be told."""
+    for port in UI_PORTS:
+        with socket.socket() as s:
+            try:
+                s.bind(("", port))
+            except OSError:
+                continue
+            return port
+    return None
+
+
+def build_session(master: str | None, app_name: str = "cfconform-fuzz", *, remote: str | None = None,
+                  ui: bool = True, conf: dict[str, str] | None = None, verbose: bool = False) -> Any:  # fmt: skip
+    """A session for ``master``, or a Spark Connect client of ``remote`` (see the module docstring).
 
     ``master=None``: the master ``spark-submit`` was given, or ``local[*]`` without ``spark-submit``.
     """
-    settings: dict[str, Any] = {
+    if remote:
+        return connect_session(remote, conf)
+    submitted = bool(os.environ.get("PYSPARK_GATEWAY_PORT"))  # launched by spark-submit: its --conf decide
+    settings: dict[str, Any] = {} if submitted else {
+        **SESSION_SETTINGS,
         "spark.task.maxFailures": str(LOCAL_TASK_ATTEMPTS),
         "spark.executorEnv.PYTHONPATH": executor_pythonpath(),
-        "spark.sql.shuffle.partitions": "16",
         "spark.ui.enabled": "true" if ui else "false",
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.parquet.compression.codec": "zstd",
@@ -50,34 +100,90 @@ def build_session(master: str | None, app_name: str = "cfconform-fuzz", *, ui: b
         "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1"
         + ("" if verbose else f" -Dlog4j2.configurationFile=file:{QUIET_LOG}"),
         "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1",
-    }
-    launching = not os.environ.get("PYSPARK_GATEWAY_PORT") and SparkSession.getActiveSession() is None
+    }  # fmt: skip
+    launching = not submitted and SparkSession.getActiveSession() is None
     if launching and not verbose and not os.environ.get("PYSPARK_SUBMIT_ARGS"):
         # the driver JVM reads its log configuration when it starts: Spark's start-up lines hidden
         quiet = f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"
         os.environ["PYSPARK_SUBMIT_ARGS"] = f'--driver-java-options "{quiet}" pyspark-shell'
+    if launching and ui and "spark.ui.port" not in (conf or {}):
+        port = _free_ui_port()  # (another process may take it first: Spark then binds the next one)
+        if port is not None:
+            settings["spark.ui.port"] = str(port)
     if not os.environ.get("PYSPARK_PYTHON"):
         os.environ["PYSPARK_PYTHON"] = sys.executable  # what PySpark ships to executors as the worker Python
-    if os.environ.get("PYSPARK_GATEWAY_PORT"):  # under spark-submit: its --conf values win over our defaults
-        from pyspark import SparkConf, SparkContext
-
-        SparkContext._ensure_initialized()
-        given = SparkConf()
-        settings = {k: v for k, v in settings.items() if not given.contains(k)}
     settings.update(conf or {})
     builder = SparkSession.builder.appName(app_name)
-    if master is None and not os.environ.get("PYSPARK_GATEWAY_PORT"):  # not launched by spark-submit
+    if master is None and not submitted:
         master = DEFAULT_MASTER
     if master is not None:
         builder = builder.master(with_task_retries(master))
     for key, value in settings.items():
         builder = builder.config(key, value)
-    spark = builder.getOrCreate()
-    if verbose:
-        spark.sparkContext.setLogLevel("WARN")
+    return builder.getOrCreate()
+
+
+def connect_session(remote: str, conf: dict[str, str] | None = None) -> Any:
+    """A Spark Connect client session of ``remote`` with the campaign's session settings and ``conf``."""
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    spark = ConnectSession.builder.remote(remote).getOrCreate()
+    # A job dies with the client that started it (a killed driver leaves no job behind to commit
+    # blocks beside the rerun that resumes it); reattachable executions outlive it by minutes.
+    spark.client.disable_reattachable_execute()
+    for key, value in (SESSION_SETTINGS | (conf or {})).items():
+        try:
+            spark.conf.set(key, value)
+        except Exception:
+            spark.stop()
+            allowed = "a session setting (a Spark Connect server's own settings are fixed when it starts)"
+            raise ConfigurationError("--conf", f"{key}={value}", allowed, UNKNOWN_FIELD) from None
     return spark
 
 
-def active_session() -> SparkSession | None:
-    """The session already running in this process (tests, notebooks), if any."""
+def active_session(remote: str | None = None) -> Any:
+    """The session of the asked kind already running in this process (tests, notebooks), if any."""
+    if remote:
+        from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+        return ConnectSession.getActiveSession()
     return SparkSession.getActiveSession()
+
+
+def master_of(spark: Any) -> str:
+    """The master the session's work runs on (for Spark Connect: the server's)."""
+    return str(spark.conf.get("spark.master", "unknown"))
+
+
+def parallelism(spark: Any) -> int:
+    """The cluster's default parallelism: how many partitions ``spark.range`` makes by default.
+
+    (One small Spark job: Spark's ``range`` splits into ``spark.sql.leafNodeDefaultParallelism``
+    partitions, by default the cores of the executors, the figure a SparkContext calls its
+    default parallelism.)
+    """
+    F = sql_api(spark).F
+    row = spark.range(0, 1 << 16).select(F.spark_partition_id().alias("p")).agg(F.max("p").alias("p")).first()
+    return int(row["p"]) + 1
+
+
+def java_version(spark: Any) -> str:
+    """The Java version of the cluster's JVMs (asked through SQL's ``reflect``), or ``unknown``."""
+    F = sql_api(spark).F
+    try:
+        lit = F.lit
+        row = spark.range(1).select(F.reflect(lit("java.lang.System"), lit("getProperty"), lit("java.version")))
+        return str(row.first()[0])
+    except Exception:  # reflection refused by the cluster's policy: a version is not worth failing for
+        return "unknown"
+
+
+def describe(spark: Any, remote: str | None = None) -> str | None:
+    """Where to watch the session: the Spark UI of a classic session, the server of a Connect one."""
+    if remote:
+        return f"Spark Connect {remote} (Spark {spark.version}, master {master_of(spark)})"
+    if spark.conf.get("spark.ui.enabled", "true") != "true":
+        return None
+    port = spark.conf.get("spark.ui.port", None)
+    host = spark.conf.get("spark.driver.host", None)
+    return f"Spark UI: http://{host}:{port}" if port and host else None

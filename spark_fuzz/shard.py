@@ -1,7 +1,8 @@
 """One seed block through one adapter: plain rows out (pure Python; no Spark, no JVM).
 
-:func:`run_block` is what every Spark task runs (through :func:`run_partition`, which
-builds the adapter once per partition): for each trace index of the block it calls
+:func:`run_block` is what every Spark task runs (through :func:`arrow_partition`, which
+builds the adapter once per partition and hands each block's rows to Spark as one Arrow
+record batch, the ``mapInArrow`` form): for each trace index of the block it calls
 ``generate(seed, profile, steps)`` and ``run_trace``, the same generator, runner and
 checker a plain Python loop or a Hypothesis machine uses, and turns the results into
 rows of :data:`PART_COLUMNS` (tuples of plain values, never objects).
@@ -26,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from adapters.protocol import Adapter, Capabilities
@@ -186,22 +187,66 @@ def block_stats(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return next(r for r in rows if r["kind"] == "block")
 
 
-def run_partition(
-    blocks: Iterable[Any], spec: CampaignSpec, on_block: Callable[[dict[str, Any]], None] | None = None
-) -> Iterator[tuple[Any, ...]]:
-    """What a Spark task runs: one adapter for the partition, every block's rows as tuples.
+def partition_blocks(blocks: Iterable[Any], spec: CampaignSpec) -> Iterator[list[dict[str, Any]]]:
+    """One adapter for a partition's blocks; each block's rows in turn.
 
-    ``blocks`` are :class:`Block` or ``(index, first, count)`` tuples; ``on_block`` gets each
-    block's ``block`` row (the Spark shell feeds its progress accumulators from it).
+    ``blocks`` are :class:`Block` or ``(index, first, count)`` tuples.
     """
     slot = AdapterSlot(adapter_loader(spec))
     try:
         for item in blocks:
-            block = item if isinstance(item, Block) else Block(*item)
-            rows = run_block(block, spec, slot)
-            if on_block is not None:
-                on_block(block_stats(rows))
-            for row in rows:
-                yield as_row(row)
+            yield run_block(item if isinstance(item, Block) else Block(*item), spec, slot)
     finally:
         slot.close()
+
+
+def run_partition(
+    blocks: Iterable[Any], spec: CampaignSpec, on_block: Callable[[dict[str, Any]], None] | None = None
+) -> Iterator[tuple[Any, ...]]:
+    """Every block's rows as tuples (:func:`partition_blocks`); ``on_block`` gets each block's ``block`` row."""
+    for rows in partition_blocks(blocks, spec):
+        if on_block is not None:
+            on_block(block_stats(rows))
+        for row in rows:
+            yield as_row(row)
+
+
+# -- the Arrow form (what the Spark task exchanges with the JVM) ---------------------------------------
+#: Spark SQL type -> pyarrow type factory name (:func:`arrow_schema`).
+_ARROW_TYPES = {"STRING": "string", "BIGINT": "int64", "INT": "int32", "DOUBLE": "float64"}
+
+
+def arrow_schema() -> Any:
+    """The parts schema as a pyarrow schema (the columns :func:`arrow_partition` yields)."""
+    import pyarrow as pa
+
+    def kind(sql: str) -> Any:
+        if sql == "ARRAY<STRING>":
+            return pa.list_(pa.string())
+        return getattr(pa, _ARROW_TYPES[sql])()
+
+    return pa.schema([(name, kind(sql)) for name, sql in PART_SCHEMA])
+
+
+def rows_batch(rows: Iterable[dict[str, Any]], schema: Any = None) -> Any:
+    """A block's rows as one Arrow record batch of the parts schema (absent columns are null)."""
+    import pyarrow as pa
+
+    schema = schema if schema is not None else arrow_schema()
+    rows = list(rows)
+    return pa.RecordBatch.from_arrays(
+        [pa.array([r.get(name) for r in rows], type=schema.field(name).type) for name in PART_COLUMNS], schema=schema
+    )
+
+
+def arrow_partition(batches: Iterable[Any], wave: Sequence[tuple[int, int, int]], spec: CampaignSpec) -> Iterator[Any]:
+    """What a Spark task runs (``mapInArrow``): positions in ``wave`` in, one record batch per block out.
+
+    ``batches`` are Arrow record batches whose first column holds positions (``spark.range``
+    over the wave); ``wave`` is the job's blocks as ``(index, first, count)`` tuples.  One
+    adapter serves all the blocks of the partition.
+    """
+    schema = arrow_schema()
+    positions = (int(p) for batch in batches for p in batch.column(0).to_pylist())
+    for rows in partition_blocks((wave[p] for p in positions), spec):
+        yield rows_batch(rows, schema)

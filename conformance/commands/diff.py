@@ -4,7 +4,8 @@ Example::
 
     cfconform diff cfconform-campaign-v1 cfconform-campaign-v2
 
-Joins the two campaigns' ``divergences/`` tables on ``(seed, profile)`` with Spark and
+Joins the two campaigns' ``divergences/`` tables on ``(seed, profile)`` with Spark
+(``local[*]``, ``--master URL``, or a Spark Connect server: ``--remote sc://HOST:PORT``) and
 prints, as tables: failures new in B, fixed in B and changed (the same trace fails
 differently).  A trace only one campaign ran is "not-compared".  Exit 0.
 """

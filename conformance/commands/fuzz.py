@@ -6,8 +6,13 @@ Examples::
     cfconform fuzz --adapter mutant:M-CFLEVEL-002-b --traces 100000 --steps 20 --profile mq --out /tmp/c1
     cfconform fuzz --adapter-cmd "node examples/node-adapter/adapter.js" --traces 1000000 --steps 30 \\
         --master spark://head:7077 --out hdfs:///campaigns/node-1
+    cfconform fuzz --adapter reference --traces 1000000 --steps 20 --remote sc://spark-connect:15002 \\
+        --out s3a://bucket/campaigns/ref-1
 
-The same arguments work with ``spark-submit spark_fuzz/job.py``.  Writes Parquet tables
+Spark runs in this process (``local[*]`` by default), on a cluster (``--master``), or on a
+Spark Connect server (``--remote sc://HOST:PORT``, or the ``SPARK_REMOTE`` environment
+variable; needs ``pip install 'cfconform[connect]'``); the same arguments work with
+``spark-submit spark_fuzz/job.py``.  Writes Parquet tables
 (``divergences/``, ``coverage/``, ``blocks/``, ``meta/``, with ``--full-traces`` also
 ``traces/``), one minimised reproducer per failure signature (``reproducers/``, replay
 with ``cfconform replay``) and ``report.md``/``report.html`` to ``--out``.  Rerunning

@@ -86,7 +86,8 @@ def test_bad_numbers_are_configuration_errors():
 
 def test_fuzz_and_diff_are_cfconform_commands():
     args = build_parser().parse_args(["fuzz", "--adapter", "reference", "--traces", "5", "--steps", "2"])
-    assert ("local[*]", "cfconform-campaign", None, "both") == (args.master, args.out, args.block_size, args.profile)
+    assert (None, None, "cfconform-campaign", None, "both") == (args.master, args.remote, args.out, args.block_size,
+                                                              args.profile)  # fmt: skip
     args = build_parser().parse_args(["diff", "a", "b"])
     assert ("a", "b") == (args.run_a, args.run_b)
 
