@@ -104,7 +104,8 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
     # by default, blocks it is not documented ("This parameter also requires the CFSTRUCT to use
     # CFLEVEL(5)" speaks of giving the keyword).  Given or defaulted alike, the implementation's
     # answer stands; the model's own accepts and keeps the keyword, which no longer applies.
-    dormant = "offload" not in changes and changes.get("cflevel", s.defn.cflevel) < 5 <= s.defn.cflevel
+    below = "offload" not in changes and changes.get("cflevel", s.defn.cflevel) < 5
+    dormant = below and (s.defn.cflevel >= 5 or s.defn.offload is not None)  # an OFFLOAD in effect or kept
     try:
         _check_changes("alter_structure", op.changes, MQ_ALTERABLE, "OFFLOAD-013")
         if dormant:

@@ -48,3 +48,22 @@ def test_offload_007_refusing_cflevel4_while_offload_is_in_effect_is_not_judged(
     ops = [o.AlterStructure("APP1", {"cflevel": 4}), o.Put("QM01", "Q1", 100), o.Inspect()]
     for adapter in (_RefusesLoweringWithOffload(), ReferenceAdapter()):
         assert "pass" == run_trace(adapter, config, ops).verdict
+
+
+def test_offload_007_a_kept_offload_keyword_does_not_block_a_later_alter_below_5():
+    """Second reading, ci seed 1: CFLEVEL(5) OFFLOAD(SMDS) lowered to 1 and then raised to 4, OFFLOAD never
+    named: the implementation accepted both; the model refused the second (OFFLOAD only with CFLEVEL(5))."""
+    structure = StructureDef("APP1", size_kb=65536, cflevel=5, recover=True, offload="SMDS")
+    config = Config(structures=(structure,), queues=(QueueDef("Q1", cfstruct="APP1"),))
+    ops = [o.AlterStructure("APP1", {"cflevel": 1}), o.AlterStructure("APP1", {"cflevel": 4}), o.Inspect()]
+    assert "pass" == run_trace(_KeepsOffloadBelow5(), config, ops).verdict
+
+
+class _KeepsOffloadBelow5(ReferenceAdapter):
+    """Accepts any ALTER CFSTRUCT that leaves OFFLOAD as it was, at any CFLEVEL (as the second reading)."""
+
+    def apply(self, op):  # type: ignore[no-untyped-def]
+        from reference_model.validation import lenient
+
+        with lenient(frozenset({"OFFLOAD-007"})):
+            return super().apply(op)
