@@ -106,12 +106,30 @@ def _refusable(model: Model, op: Any, expected: Outcome, observed: Outcome) -> b
         # (the model has taken the step: the count includes the queue refused)
         return not (isinstance(name, str) and _PLAIN_NAME.match(name) and cfstruct is not None and held <= 512)
     if isinstance(op, DefineStructure):
+        if _below_its_level(op.structure, op.structure if isinstance(op.structure, dict) else {}):
+            return True
         name = _field(op.structure, "name")
         plain = model.config.profile == "mq" and isinstance(name, str) and bool(_PLAIN_NAME.match(name))
         return not (plain and "." not in name and len(model.structures) <= 63)
     if op.KIND == "alter_structure":
+        s = model.structures.get(op.name)
+        if s is not None and _below_its_level(s.defn, dict(op.changes)):
+            return True
         return model.config.profile != "mq" or not all(_documented(k, v) for k, v in dict(op.changes).items())
     return True
+
+
+def _below_its_level(definition: Any, named: dict[str, Any]) -> bool:
+    """Whether a definition keeps a keyword below the CFLEVEL it needs, where the documents leave a
+    refusal open (ibm-facts 2.6, AMBIGUOUS): RECOVER(YES) below CFLEVEL(3) ("required if you want to
+    use persistent messages", CFLEVEL-007), or OFFLOAD/OFFLDn* named below CFLEVEL(5) (OFFLOAD-007:
+    "only valid from CFLEVEL(5)"; whether OFFLDn* are refused too is not verified)."""
+    cflevel = _field(definition, "cflevel")
+    if not isinstance(cflevel, int) or isinstance(cflevel, bool):
+        cflevel = 3  # DEFINE CFSTRUCT's default CFLEVEL
+    if _field(definition, "recover") is True and cflevel < 3:
+        return True
+    return cflevel < 5 and any(k == "offload" or k.startswith("offld") for k in named)
 
 
 #: OFFLDnSZ and OFFLDnTH values IBM's texts use (seed 002's table and examples, the /64K default).

@@ -83,7 +83,11 @@ def define_structure(model: Model, op: DefineStructure) -> Outcome:
         sd = _undecided_accepted(model, undecided, lambda: _as_def(op.structure, structure_from_record))
         if sd.name in model.structures:
             raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
-        if model.config.profile == "mq" and (sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource):
+        # CQS fields in an MQ definition are the protocol's record, not a keyword any MQ text names:
+        # refusing them is the model's choice, and an implementation that ignores them stands
+        ignored = model.hint is not None and model.hint.outcome.ok
+        cqs_fields = sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource
+        if model.config.profile == "mq" and cqs_fields and not ignored:
             raise ConfigurationError(
                 "define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile", "CQS-016"
             )

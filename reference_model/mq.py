@@ -54,7 +54,7 @@ def _caller(model: Model, qmgr: str, queue: str) -> tuple[Qmgr, Queue, Structure
 _PUT_OK = ("QUEUE-004",)
 _GET_OK = ("QUEUE-001", "QUEUE-004")
 _GET_SYNC = (*_GET_OK, "QUEUE-003")
-_GET_FREED = (*_GET_OK, "CAPACITY-010")
+_GET_FREED = (*_GET_OK, "CAPACITY-010", "CAPACITY-012")
 _PUT_SYNC = ("QUEUE-004", "QUEUE-002")
 
 
@@ -161,6 +161,8 @@ def put(model: Model, op: Put) -> Outcome:
     else:
         stats[0] += 1
     rules += _PUT_SYNC if op.syncpoint else _PUT_OK
+    if s is not None:
+        rules += ("CAPACITY-012",)  # the message is an entry of the structure
     fired = ()
     if q.hi:
         rules += ("QDEPTH-013",)
@@ -389,6 +391,10 @@ def _undocumented(model: Model, kind: str, default: Outcome, s: Structure) -> Ou
 def recover(model: Model, op: Recover) -> Outcome:
     """RECOVER CFSTRUCT: TYPE(NORMAL) restores persistent messages as of the failure, TYPE(PURGE) empties."""
     s = model.structure(op.cfstruct)
+    hint = model.hint
+    if hint is not None and not hint.outcome.ok and not any(m.active for m in model.qmgrs.values()):
+        # RECOVER CFSTRUCT is a queue manager's command: with none active, no document says it runs
+        return Outcome("recover", False, hint.outcome.reason)
     if not _recoverable(s):
         return Outcome("recover", False, CMD_NOT_ALLOWED, ("RECOVERY-003",))
     if not s.failed:

@@ -67,3 +67,79 @@ class _KeepsOffloadBelow5(ReferenceAdapter):
 
         with lenient(frozenset({"OFFLOAD-007"})):
             return super().apply(op)
+
+
+class _RefusesKeywordsBelowTheirLevel(ReferenceAdapter):
+    """Refuses DEFINE or ALTER CFSTRUCT that leave RECOVER(YES) below CFLEVEL(3) or name OFFLDn* below 5
+    (the third reading does: ibm-facts 2.6 leaves both open)."""
+
+    def apply(self, op):  # type: ignore[no-untyped-def]
+        record = (
+            dict(op.changes)
+            if op.KIND == "alter_structure"
+            else op.structure
+            if op.KIND == "define_structure"
+            else None
+        )
+        if record is not None:
+            level = record.get("cflevel", 3)
+            if ((record.get("recover") or op.KIND == "alter_structure") and level < 3) or (
+                level < 5 and any(k.startswith("offld") for k in record)
+            ):
+                return Outcome(op.KIND, False, "INVALID")
+        return super().apply(op)
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        o.DefineStructure({"name": "LVL2RA", "size_kb": 6400, "cflevel": 2, "recover": True}),
+        o.DefineStructure({"name": "LVL4", "size_kb": 6400, "cflevel": 4, "offld1th": 0, "offld1sz": 0}),
+        o.AlterStructure("APP1", {"cflevel": 2}),
+    ],
+    ids=["cflevel_007_define", "offload_007_define", "cflevel_007_alter"],
+)
+def test_cflevel_007_refusing_a_keyword_below_the_level_it_needs_is_not_judged(op):
+    """Second and third reading: "RECOVER(YES) with CFLEVEL < 3 rejected at DEFINE time?" and "OFFLDn* below
+    CFLEVEL 5 also rejected?" are AMBIGUOUS (ibm-facts 2.6): refusing conforms, as accepting does."""
+    structure = StructureDef("APP1", size_kb=65536, cflevel=3, recover=True)
+    config = Config(structures=(structure,), queues=(QueueDef("Q1", cfstruct="APP1"),))
+    ops = [op, o.Put("QM01", "Q1", 100)]
+    verdicts = [run_trace(a, config, ops).verdict for a in (_RefusesKeywordsBelowTheirLevel(), ReferenceAdapter())]
+    assert ["unjudged", "pass"] == verdicts  # the refusal ends the case "not supported", never a failure
+
+
+class _IgnoresCqsFields(ReferenceAdapter):
+    """Third reading: an MQ DEFINE CFSTRUCT record's CQS fields (OVFLWMAX, OVFLWSTR, resource) are ignored."""
+
+    def apply(self, op):  # type: ignore[no-untyped-def]
+        if op.KIND == "define_structure" and isinstance(op.structure, dict):
+            cqs = ("ovflwmax", "ovflwstr", "ovflw_size_kb", "resource")
+            op = o.DefineStructure({k: v for k, v in op.structure.items() if k not in cqs})
+        return super().apply(op)
+
+
+def test_cqs_016_an_mq_implementation_may_ignore_cqs_fields_in_a_definition():
+    """Third reading, dev seed 2: no MQ text names OVFLWMAX or a resource structure; refusing them is
+    the model's own choice, so accepting the definition conforms."""
+    config = Config(structures=(StructureDef("APP1", size_kb=65536),), queues=(QueueDef("Q1", cfstruct="APP1"),))
+    ops = [o.DefineStructure({"name": "NEW6", "size_kb": 6400, "resource": True}), o.Inspect()]
+    assert "pass" == run_trace(_IgnoresCqsFields(), config, ops).verdict
+
+
+class _RecoverNeedsAQmgr(ReferenceAdapter):
+    """Third reading: RECOVER CFSTRUCT is refused when no queue manager is active to issue it."""
+
+    def apply(self, op):  # type: ignore[no-untyped-def]
+        if op.KIND == "recover" and not any(m.active for m in self.model.qmgrs.values()):  # type: ignore[union-attr]
+            return Outcome("recover", False, "NOT_ACTIVE")
+        return super().apply(op)
+
+
+def test_recovery_005_recover_with_no_active_queue_manager_is_not_judged():
+    """Third reading, dev seed 3: every queue manager stopped, then RECOVER CFSTRUCT TYPE(PURGE): no
+    document says a command runs with no queue manager to issue it."""
+    structure = StructureDef("APP2", size_kb=6145, cflevel=4, recover=True)
+    config = Config(qmgrs=("QM01",), structures=(structure,), queues=(QueueDef("Q1", cfstruct="APP2"),))
+    ops = [o.StopQmgr("QM01"), o.FailStructure("APP2"), o.Recover("APP2", True), o.Inspect()]
+    assert "pass" == run_trace(_RecoverNeedsAQmgr(), config, ops).verdict
