@@ -131,6 +131,8 @@ class Model:
                 self.view = None
         else:
             out = handler(self, op)
+        if hint is not None and self.config.profile == "cqs":
+            out.signals = (*out.signals, *self._overflow_monitoring(hint))
         if out.signals:
             out.rules = _with_signal_rules(out.rules, out.signals)
         if out.ok and self.connected_at_limit(op):
@@ -140,6 +142,17 @@ class Model:
         if hint is not None and isinstance(op, Put):
             self._note_cost(op, out, hint)
         return out
+
+    def _overflow_monitoring(self, hint: Observed) -> tuple[str, ...]:
+        """z/OS's IXC585E/IXC586I about an overflow structure, as the implementation reports them: the
+        configuration gives an overflow structure no FULLTHRESHOLD, so no document decides when they
+        appear (CAPACITY-002/003 judge the structures the configuration defines)."""
+        overflow = {s.defn.ovflwstr for s in self.structures.values() if s.defn.ovflwstr}
+        return tuple(
+            sig
+            for sig in hint.outcome.signals
+            if sig.split(" ", 1)[0] in ("IXC585E", "IXC586I") and sig.split(" ", 1)[-1] in overflow
+        )
 
     def copy(self) -> Model:
         """An independent copy of the model in its current state."""
