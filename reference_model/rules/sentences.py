@@ -92,9 +92,9 @@ OPERATOR_PROCEDURE = (
     "the rule it applies is TOPOLOGY-007"
 )
 ADMIN_FULL = (
-    "observable: a rule would check what a full CSQ_ADMIN shows: commands with no response (or an error) and a "
-    "commit that may end the queue manager (inspect qmgrs.*.active false), as implementation-defined readings since "
-    "IBM says the symptoms 'might include' these; the model keeps no CSQ_ADMIN usage"
+    "not observable: no operation of the protocol fills CSQ_ADMIN (IBM gives no figure for what a command or a "
+    "unit of work takes there) and no outcome reports its usage; and symptoms that 'might include' these would "
+    "leave any behaviour admissible, so no verdict could follow"
 )
 
 
@@ -183,9 +183,9 @@ SENTENCES: dict[str, dict[str, Entry]] = {
         "by-default-the-system-qsg-channel-syncq-and-syst-c0fd72cc": partial(
             ("TOPOLOGY-011",),
             (
-                "observable: a rule would check that the two system queues exist on CSQSYSAPPL by default "
-                "when it is defined (inspect lists them, a put to them succeeds); the model defines no "
-                "system queues"
+                "not observable: 'by default' is the installation's supplied definitions of the system "
+                "queues, which a configuration states as queues of its own; the protocol has no default "
+                "objects an implementation creates by itself (TOPOLOGY-011 covers the structure)"
             ),
         ),
         "using-multiple-structures-f56a3fc0": informative(HEADING),
