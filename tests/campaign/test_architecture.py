@@ -32,3 +32,24 @@ def test_pure_modules_import_without_pyspark():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert 0 == done.returncode, done.stderr
+
+
+def test_spark_is_reached_through_the_dataframe_api_only():
+    """No RDD, no SparkContext, no driver JVM in the code: the same code runs on Spark Connect (issue 26)."""
+    attributes = {"sparkContext", "_jvm", "_jsc", "_gateway", "rdd", "parallelize", "mapPartitions"}
+    names = {"SparkContext", "SparkConf", "py4j"}
+    found = []
+    for path in sorted(SPARK_FUZZ.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in attributes:
+                found.append(f"{path.name}:{node.lineno} .{node.attr}")
+            elif isinstance(node, ast.Name) and node.id in names:
+                found.append(f"{path.name}:{node.lineno} {node.id}")
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                imported = [a.name for a in node.names]
+                if any(m.split(".")[0] == "py4j" or m.startswith("pyspark.core") for m in modules) or names & set(
+                    imported
+                ):
+                    found.append(f"{path.name}:{node.lineno} import {modules} {imported}")
+    assert [] == found
