@@ -474,8 +474,6 @@ def _local_writable(option: str, out: str) -> None:
 def require_java(master: str | None) -> None:
     """A classic session needs Java (17 or later; Spark Connect clients do not): a missing one is a
     usage error found before anything starts, not a JVM traceback."""
-    if (master or "").startswith("sc://"):
-        return
     java_home = os.environ.get("JAVA_HOME")
     found = shutil.which("java") or (java_home and os.path.isfile(os.path.join(java_home, "bin", "java")))
     if not found:

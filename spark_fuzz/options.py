@@ -151,6 +151,10 @@ def remote_address(master: str | None, remote: str | None, environ: dict[str, st
     for ``--master`` beside a remote, and when the ``connect`` extra is not installed.
     """
     env = os.environ if environ is None else environ
+    if (master or "").strip().startswith("sc://"):
+        raise ConfigurationError(
+            "--master", master, "a Spark master (a Spark Connect URL goes to --remote)", UNKNOWN_FIELD
+        )
     option = "--remote" if remote is not None else "SPARK_REMOTE"
     url = remote if remote is not None else env.get("SPARK_REMOTE")
     if url is None:

@@ -26,6 +26,11 @@ def test_a_malformed_url_is_refused(url: str):
         remote_address(None, url, environ={})
 
 
+def test_a_spark_connect_url_is_not_a_master():
+    with pytest.raises(ConfigurationError, match=r"--master.*goes to --remote"):
+        remote_address("sc://h:1", None, environ={})
+
+
 def test_master_and_remote_together_are_refused():
     with pytest.raises(ConfigurationError, match="not both"):
         remote_address("local[2]", "sc://h:1", environ={})
