@@ -87,6 +87,10 @@ class SearchOver(Exception):
 Failure = tuple[Config, list[Any]]
 
 
+#: What identifies a refused ALTER (see :func:`_shape`).
+Shape = tuple[str, frozenset[str], tuple[Any, ...]]
+
+
 class Recorder:
     """What one machine class saw across all its test cases: coverage and the failing cases."""
 
@@ -107,7 +111,7 @@ class Recorder:
         self.unsupported: set[str] = set()
         #: Commands it refused where no sentence requires them to succeed, by kind and the keywords
         #: they changed (an ALTER of FULLTHRESHOLD, say): not generated again either.
-        self.refused_shapes: set[tuple[str, frozenset[str]]] = set()
+        self.refused_shapes: set[Shape] = set()
         #: Rules masked while exploring on after a failure (and known deviations): a divergence
         #: blamed on them alone ends the case unjudged, like one on an unclaimed rule.
         self.masked: frozenset[str] = frozenset()
@@ -149,10 +153,19 @@ def smallest_holding(s: Structure, acct: Accounting) -> int:
     return kb
 
 
-def _shape(op: Any) -> tuple[str, frozenset[str]] | None:
-    """What identifies an ALTER the implementation refused: its kind and the keywords it changes."""
+def _shape(op: Any, model: Any) -> Shape | None:
+    """What identifies an ALTER the implementation refused: its kind and the keywords it changes, and
+    for a CFLEVEL change the level it goes from and to (refusing 5 to 1, which the documents leave
+    open, says nothing of 4 to 3, which they decide: CFLEVEL-009)."""
     changes = getattr(op, "changes", None)
-    return (op.KIND, frozenset(dict(changes))) if changes is not None else None
+    if changes is None:
+        return None
+    values = dict(changes)
+    detail: tuple[Any, ...] = ()
+    if op.KIND == "alter_structure" and "cflevel" in values:
+        s = model.structures.get(op.name)
+        detail = (None if s is None else s.defn.cflevel, values["cflevel"])
+    return (op.KIND, frozenset(values), detail)
 
 
 class MachineBase(RuleBasedStateMachine):
@@ -204,7 +217,8 @@ class MachineBase(RuleBasedStateMachine):
         self.skipped = False
         if self.halted:
             return
-        if op.KIND in self.recorder.unsupported or _shape(op) in self.recorder.refused_shapes:
+        shape = _shape(op, self.model)
+        if op.KIND in self.recorder.unsupported or shape in self.recorder.refused_shapes:
             self.skipped = True  # refused before: never generated for it again
             return
         reached = probes(self.model, op)
@@ -234,8 +248,8 @@ class MachineBase(RuleBasedStateMachine):
                 event(rule_id)
         if not verdict.ok:
             if verdict.refused:  # a command it may refuse: not supported, never a verdict
-                if _shape(op) is not None:
-                    self.recorder.refused_shapes.add(_shape(op))  # type: ignore[arg-type]
+                if shape is not None:
+                    self.recorder.refused_shapes.add(shape)
                 return self._halt(self.recorder.refused, (op.KIND,))
             caps = self.checker.caps  # type: ignore[union-attr]
             if not any_claimed(verdict.rules, caps):

@@ -109,9 +109,10 @@ MQ_FAMILIES: dict[str, list[Call]] = {
         unit=("none",),
         structures=tuple({"size_kb": kb, "fullthreshold": t} for t in ROUND_THRESHOLDS for kb in SMALL_SIZES_KB),
     ),
-    "alter ranges": _grid(
-        "alter_range_edges", s=(0, 1, -1), keyword=("cflevel", "offld1th", "offld1sz", "fullthreshold")
-    ),
+    "alter ranges": [
+        *_grid("alter_range_edges", s=(0, 1, -1), keyword=("cflevel", "offld1th", "offld1sz", "fullthreshold")),
+        *_grid("cflevel_steps_down", level=(4, 3)),
+    ],
     "resize": _grid("resize_cycle", q=(0, 1), grow=("size", "size-1"), length=(1000,), back=("initsize", "in use-1")),
     "unit of work": _grid(
         "unit_of_work",
@@ -228,6 +229,7 @@ NEEDS: dict[str, Callable[[Any], bool]] = {
     ),
     "depth_probe": _shared,
     "fill": _shared,
+    "cflevel_steps_down": lambda config: len(config.structures) < 60,  # room to DEFINE one more
 }
 
 

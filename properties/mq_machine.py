@@ -205,6 +205,19 @@ class MQMachine(MQProbes):
         for value in (lo - 1, hi + 1, hi, lo, getattr(self.model.structures[name].defn, keyword)):
             self._do(o.AlterStructure(name, {keyword: value}))
 
+    @rule(level=st.sampled_from((4, 3, 2)))
+    def cflevel_steps_down(self, level: int) -> None:
+        """CFLEVEL-009: DEFINE an empty RECOVER(NO) structure at CFLEVEL ``level`` (below 5) and ALTER its
+        CFLEVEL down one level at a time to 1, then back up.  Nothing there is left open by the
+        documents (no OFFLOAD in effect, no RECOVER(YES) below 3), so each decrease is judged."""
+        name = f"DOWN{len(self.model.structures)}"
+        self._do(o.DefineStructure({"name": name, "size_kb": 6400, "cflevel": level, "recover": False}))
+        if not self._last_ok():
+            return
+        for lower in range(level - 1, 0, -1):
+            self._do(o.AlterStructure(name, {"cflevel": lower}))
+        self._do(o.AlterStructure(name, {"cflevel": level}))
+
     @rule(data=st.data())
     def alter_queue(self, data: st.DataObject) -> None:
         """ALTER QLOCAL: event switches and depth limits, some out of range (QDEPTH-014, CFLEVEL-005)."""

@@ -20,6 +20,7 @@ REACH: dict[str, frozenset[str]] = {
     "large_messages": frozenset({"CFLEVEL", "OFFLOAD"}),
     "alter_structure": frozenset({"OFFLOAD", "CFLEVEL", "CAPACITY", "RECOVERY"}),
     "alter_range_edges": frozenset({"OFFLOAD", "CFLEVEL", "CAPACITY"}),
+    "cflevel_steps_down": frozenset({"CFLEVEL"}),
     "alter_queue": frozenset({"QDEPTH", "CFLEVEL"}),
     "setxcf_alter": frozenset({"CAPACITY"}),
     "_setxcf_to": frozenset({"CAPACITY"}),
