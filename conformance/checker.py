@@ -243,6 +243,21 @@ def _off_primary(model: Model, op: Any) -> bool:
     return s is None or s.defn.ovflwstr is not None
 
 
+def _of_overflow(model: Model, op: Any, totals: Mapping[str, Any], pools: tuple[int, ...] | None) -> bool:
+    """Whether a CQSPUT or CQSREAD's usage may be the overflow structure's: outcomes report "the
+    structure the op touched", which for a queue in overflow mode (or perhaps selected) is the
+    overflow structure.  Such a report offers totals other than the primary's last known ones."""
+    if model.config.profile != "cqs" or not isinstance(op, Put | Get) or pools is None:
+        return False
+    q = model.queues.get(op.queue)
+    s = model.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
+    if s is None or s.defn.ovflwstr is None:
+        return False
+    maybe = op.queue in s.overflow_queues or op.queue in (s.selection_open or {}) or bool(s.overflow_mode)
+    known = totals.get(s.defn.name)
+    return maybe and known is not None and tuple(known) != tuple(pools[1::2])
+
+
 def _released(model: Model, qmgr: str) -> set[str]:
     """Structures where ``qmgr``'s unit of work holds gets a commit will release."""
     qm = model.qmgrs.get(qmgr)
@@ -294,6 +309,9 @@ class Checker:
         self.history: list[tuple[Any, Outcome, Observed]] = []
         #: The implementation's usage per structure, as last reported and still current.
         self.view: dict[str, tuple[int, int, int, int]] = {}
+        #: The entries and elements each structure offered when last reported (kept when its usage
+        #: becomes unknown): what tells a report of the overflow structure from the primary's.
+        self.totals: dict[str, tuple[int, ...]] = {}
         self.relations = UsageRelations()
         #: At a failing step: the expected outcome and divergence of the nearest reading vector.
         self.nearest: tuple[Outcome, FieldDiff] | None = None
@@ -309,6 +327,9 @@ class Checker:
         index = len(self.history)
         structure = _structure_of(self.alive[0].model, op)
         after = _reported(op, observed, structure)
+        if _of_overflow(self.alive[0].model, op, self.totals, after.get(structure)):
+            after = {}  # (the structure the op touched may be the overflow structure: not the primary's)
+        self.totals.update({name: pools[1::2] for name, pools in after.items()})
         self.cqs_signals = self.cqs_signals or any(sig.split(" ", 1)[0] in CQS_SIGNALS for sig in observed.signals)
         hint = Observed(observed, dict(self.view), after, self.cqs_signals)
         self.history.append((op, observed, hint))
