@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -10,6 +11,7 @@ from typing import Any
 import attrs
 from hypothesis import seed as hypothesis_seed
 from hypothesis import settings as Settings
+from hypothesis.errors import FlakyStrategyDefinition
 from hypothesis.stateful import run_state_machine_as_test
 
 from adapters.protocol import Adapter
@@ -56,6 +58,36 @@ class MachineRun:
     masked: dict[str, int] = attrs.field(factory=dict)
 
 
+log = logging.getLogger(__name__)
+
+#: Fresh generation runs after Hypothesis finds generation inconsistent (see :func:`_generate`).
+FLAKY_RESTARTS = 5
+
+
+def _generate(machine: Any, factory: Any, settings: Settings, seed: int | None) -> None:
+    """Hypothesis generation, restarted with a derived seed and the examples left when Hypothesis
+    reports its data generation inconsistent.  The machine never generates again an operation the
+    implementation refused (``Recorder.unsupported``, ``refused_shapes``): that knowledge grows
+    during the run, so a case Hypothesis replays may take another path (FlakyStrategyDefinition).
+    Restarting keeps what was learnt and loses only Hypothesis's own search tree."""
+    rec = machine.recorder
+    start = rec.cases
+    for attempt in range(FLAKY_RESTARTS + 1):
+        left = settings.max_examples - (rec.cases - start)
+        if left <= 0:
+            return
+        run_settings = Settings(settings, max_examples=left) if attempt else settings
+        run = factory if attempt == 0 or seed is None else hypothesis_seed(seed + 7919 * attempt)(lambda: machine())
+        try:
+            run_state_machine_as_test(run, settings=run_settings)
+            return
+        except FlakyStrategyDefinition:
+            if rec.failures:
+                raise
+            log.info("generation inconsistent after %d cases (refusals learnt meanwhile): restarting", rec.cases)
+    return
+
+
 def run_machine(
     adapter_factory: Callable[[], Adapter],
     profile: str,
@@ -96,7 +128,7 @@ def run_machine(
         run_directed(machine, profile, directed, seed, families)
         with seed_alone():
             if not (machine.recorder.failures and not machine.recorder.keep_looking()):
-                run_state_machine_as_test(factory, settings=settings or profile_settings(hypothesis_profile))
+                _generate(machine, factory, settings or profile_settings(hypothesis_profile), seed)
     except (ConformanceFailure, AdapterFailure, SearchOver):
         pass  # recorded by the machine's recorder
     except Exception:
