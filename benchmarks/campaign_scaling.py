@@ -96,19 +96,21 @@ def main() -> None:
     parser.add_argument("--traces", default="10000,100000,1000000", help="campaign sizes, comma-separated")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--adapter", default="reference")
+    parser.add_argument("--profile", default="both", choices=("mq", "cqs", "both"), help="(a mutant: its profile)")
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--remote", help="a Spark Connect server (sc://HOST:PORT) instead of --master")
     parser.add_argument("--out", help="campaign directory root (default: a temporary directory, removed)")
     args = parser.parse_args()
     sizes = [int(n.replace("_", "")) for n in args.traces.split(",")]
 
-    from spark_fuzz.job import WAVE_BLOCKS_PER_CORE, run_campaign
+    from spark_fuzz.blocks import wave_size
+    from spark_fuzz.job import run_campaign
     from spark_fuzz.session import build_session, master_of, parallelism
 
     root = Path(args.out or tempfile.mkdtemp(prefix="cfconform-scaling-"))
     spark = build_session(args.master, "cfconform-scaling", remote=args.remote, ui=False)
     cores = parallelism(spark)
-    warm = CampaignSpec(args.adapter, 2000, args.steps, seed=99, block_size=500)
+    warm = CampaignSpec(args.adapter, 2000, args.steps, seed=99, profiles=args.profile, block_size=500)
     run_campaign(spark, warm, str(root / "warmup"), progress_seconds=0, emit=lambda line: None, triage_failures=False)
     jvms = java_children()
     print(f"master {master_of(spark)}; {cores} cores; {os.cpu_count()} CPUs here; steps {args.steps}; "
@@ -121,9 +123,10 @@ def main() -> None:
     print(" ".join(f"{name:>{width}}" for name, width, _ in columns), flush=True)
     rows = []
     for n in sizes:
-        spec = CampaignSpec(args.adapter, n, args.steps, seed=1, block_size=default_block_size(n))
+        spec = CampaignSpec(args.adapter, n, args.steps, seed=1, profiles=args.profile,
+                            block_size=default_block_size(n))  # fmt: skip
         blocks = len(plan_blocks(n, spec.block_size))
-        jobs = -(-blocks // max(2, WAVE_BLOCKS_PER_CORE * cores))
+        jobs = -(-blocks // wave_size(cores, blocks))
         cpu0 = tree_cpu_seconds(os.getpid())
         start = time.perf_counter()
         summary = run_campaign(spark, spec, str(root / f"c{n}"), progress_seconds=60, triage_failures=False)
@@ -132,15 +135,18 @@ def main() -> None:
         run = summary["run"]
         parts = tree(root / f"c{n}" / "parts")
         tables = sum(tree(root / f"c{n}" / t)[0] for t in ("divergences", "coverage", "blocks", "meta"))
+        failures = tree(root / f"c{n}" / "divergences")
         peak_py = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         jvm = sum(rss_mb(pid) for pid in jvms)
         per_trace = [1e6 * run["compute_seconds"] * cores / n, 1e6 * summary["totals"]["block_seconds"] / n,
                      1e6 * cpu / n]  # fmt: skip
         rows.append((n, blocks, jobs, run["compute_seconds"], total, *per_trace, parts[0], parts[1] / 2**20, tables,
                      peak_py, jvm, os.getloadavg()[0]))  # fmt: skip
-        print(
-            " ".join(f"{v:>{width}{spec}}" for (_, width, spec), v in zip(columns, rows[-1], strict=True)), flush=True
-        )
+        print(" ".join(f"{v:>{width}{fmt}}" for (_, width, fmt), v in zip(columns, rows[-1], strict=True)), flush=True)
+        tot = summary["totals"]
+        print(f"{'':>9} {tot['divergences']:,} divergences, {tot['faults']:,} faults, "
+              f"{len(summary['signatures'])} signatures; divergences/ {failures[0]} files, "
+              f"{failures[1] / 2**20:.2f} MB", flush=True)  # fmt: skip
     spark.stop()
     first, last = rows[0], rows[-1]
     print(f"cost per trace at {last[0]:,} / at {first[0]:,}: {last[5] / first[5]:.2f} (flat: 0.80 .. 1.20); "

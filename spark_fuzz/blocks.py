@@ -170,6 +170,20 @@ def pending_blocks(blocks: Iterable[Block], done: Iterable[int], limit: int | No
     return todo if limit is None else todo[: max(0, limit)]
 
 
+#: Blocks per Spark job: at most this many per core (a job's fixed cost, about 0.7 s of CPU on
+#: ``local[2]``, spread over enough blocks; one block per core cost 10% more CPU per trace, see
+#: ``benchmarks/campaign_scaling.py``), and few enough for ``MIN_WAVES`` jobs per run, so the
+#: progress line (which moves once per job) moves often; never fewer than one per core.
+MAX_BLOCKS_PER_CORE = 4
+MIN_WAVES = 16
+
+
+def wave_size(cores: int, blocks: int) -> int:
+    """Blocks per Spark job for a run of ``blocks`` blocks on ``cores`` cores (at least 2)."""
+    cores = max(1, cores)
+    return max(2, cores, min(MAX_BLOCKS_PER_CORE * cores, -(-blocks // MIN_WAVES)))
+
+
 def waves(blocks: Sequence[Block], size: int) -> Iterator[list[Block]]:
     """Consecutive groups of at most ``size`` blocks: one Spark job each."""
     size = max(1, size)

@@ -63,6 +63,7 @@ from spark_fuzz.blocks import (
     identity_mismatch,
     pending_blocks,
     plan_blocks,
+    wave_size,
     waves,
 )  # fmt: skip
 from spark_fuzz.options import connect_endpoint, remote_address
@@ -78,9 +79,6 @@ MANIFEST_FORMAT = "cfconform-campaign"
 #: Wave jobs kept in flight: the next job's tasks start while the last tasks of the
 #: previous one finish, so cores never wait at a job boundary.
 JOBS_IN_FLIGHT = 2
-#: Blocks per wave job, per core of the cluster (the default ``--partitions``): a job finishes,
-#: and the progress line moves, about once per block's time.
-WAVE_BLOCKS_PER_CORE = 1
 DIVERGENCE_COLUMNS = ("kind", "block", "trace", "seed", "profile", "verdict", "step", "rules", "field", "expected",
                       "observed", "op", "signature", "trace_length")  # fmt: skip
 BLOCK_COLUMNS = ("block", "first", "traces", "steps", "divergences", "faults", "seconds")
@@ -197,10 +195,10 @@ def write_wave(spark: Session, spec: CampaignSpec, wave: list[Block], parts: str
         tally.add(observation.get)
 
 
-def run_waves(spark: Session, spec: CampaignSpec, pending: list[Block], parts: str, wave_size: int,
+def run_waves(spark: Session, spec: CampaignSpec, pending: list[Block], parts: str, per_job: int,
               tally: Tally | None = None, in_flight: int = JOBS_IN_FLIGHT) -> None:  # fmt: skip
-    """All pending blocks, ``wave_size`` per job, ``in_flight`` jobs at a time (in block order)."""
-    groups = list(waves(pending, wave_size))
+    """All pending blocks, ``per_job`` per job, ``in_flight`` jobs at a time (in block order)."""
+    groups = list(waves(pending, per_job))
     if in_flight <= 1 or len(groups) <= 1:
         for wave in groups:
             write_wave(spark, spec, wave, parts, tally)
@@ -377,7 +375,7 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
                                        "elapsed_seconds": round(time.perf_counter() - begin, 3)}}  # fmt: skip
     clean_staging(fs)
     cores = parallelism(spark)
-    wave_size = partitions or max(2, WAVE_BLOCKS_PER_CORE * cores)
+    per_job = partitions or wave_size(cores, len(pending))
     if pending:
         emit(f"campaign {spec.campaign_id}: {len(pending)} of {len(blocks)} blocks to run "
              f"({len(done)} already done) into {fs.local_path(fs.root)}")  # fmt: skip
@@ -386,7 +384,7 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
                                 emit=emit)  # fmt: skip
     compute_start = time.perf_counter()
     with reporter:
-        run_waves(spark, spec, pending, fs.path("parts"), wave_size, tally, in_flight)
+        run_waves(spark, spec, pending, fs.path("parts"), per_job, tally, in_flight)
     compute_seconds = time.perf_counter() - compute_start
     now_done = done | {b.index for b in pending}
     run = {"blocks": len(pending), "traces": tally["traces"], "steps": tally["steps"],

@@ -63,8 +63,9 @@ def configure_fuzz(parser: argparse.ArgumentParser) -> None:
                              "traces/16 rounded up, between 100 and 2000)")  # fmt: skip
     parser.add_argument("--full-traces", action="store_true", help="also write every trace to OUT/traces/")
     parser.add_argument("--partitions", type=int, metavar="P",
-                        help="blocks per Spark job, one block per partition (default 4 x default parallelism); "
-                             "an interruption loses at most the jobs in flight")  # fmt: skip
+                        help="blocks per Spark job, one block per partition (default: the blocks to run / 16, "
+                             "between 1 and 4 per core of the cluster); an interruption loses at most the "
+                             "jobs in flight")  # fmt: skip
     parser.add_argument(
         "--max-blocks",
         type=int,

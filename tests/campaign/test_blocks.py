@@ -14,6 +14,7 @@ from spark_fuzz.blocks import (
     trace_index,
     trace_profile,
     trace_seed,
+    wave_size,
     waves,
 )
 
@@ -112,3 +113,11 @@ def test_the_default_block_size_keeps_the_plan_within_max_blocks():
 
     assert MAX_TRACES // default_block_size(MAX_TRACES) <= MAX_BLOCKS
     assert default_block_size(20_000) == default_block_size(20_000)  # a function of traces alone
+
+
+def test_a_job_holds_one_to_four_blocks_per_core_and_a_run_has_sixteen_jobs_where_it_can():
+    assert 2 == wave_size(2, 16)  # a small campaign: one block per core, 8 jobs
+    assert 4 == wave_size(2, 50)  # 13 jobs
+    assert 8 == wave_size(2, 500)  # four per core: a job's fixed cost spread
+    assert 1600 == wave_size(400, 200_000)  # 10^9 traces on 400 cores: 125 jobs
+    assert 400 == wave_size(400, 1000) and 2 == wave_size(1, 1)
