@@ -311,7 +311,7 @@ def test_a_killed_and_resumed_campaign_gives_the_same_rows_and_reproducers_on_co
 @pytest.mark.slow
 @pytest.mark.nightly
 @pytest.mark.skipif(not os.environ.get("CFCONFORM_NIGHTLY"), reason="20,000 traces killed and resumed on both "
-                    "kinds of session (about 3 minutes on 2 cores): set CFCONFORM_NIGHTLY=1")  # fmt: skip
+                    "kinds of session (about 4 minutes on 2 cores): set CFCONFORM_NIGHTLY=1")  # fmt: skip
 def test_a_20000_trace_campaign_killed_and_resumed_is_the_same_on_connect_as_on_local(
     sessions, connect_server, tmp_path, table
 ):
