@@ -5,7 +5,7 @@ Examples::
     cfconform fuzz --adapter reference --traces 100000 --steps 20
     cfconform fuzz --adapter mutant:M-CFLEVEL-002-b --traces 100000 --steps 20 --profile mq --out /tmp/c1
     cfconform fuzz --adapter-cmd "node examples/node-adapter/adapter.js" --traces 1000000 --steps 30 \\
-        --master spark://head:7077 --out hdfs:///campaigns/node-1
+        --master spark://head:7077 --out hdfs://namenode:8020/campaigns/node-1
     cfconform fuzz --adapter reference --traces 1000000 --steps 20 --remote sc://spark-connect:15002 \\
         --out s3a://bucket/campaigns/ref-1
 
