@@ -119,22 +119,6 @@ def _refusable(model: Model, op: Any, expected: Outcome, observed: Outcome) -> b
     return True
 
 
-def _keywords_below_level(model: Model, op: Any) -> bool:
-    """Whether a DEFINE or ALTER CFSTRUCT, as given, leaves a keyword below the CFLEVEL it needs
-    (:func:`_below_its_level`), judged before any reading vector takes the step."""
-    if model.config.profile != "mq":
-        return False
-    if isinstance(op, DefineStructure):
-        return _below_its_level(op.structure, op.structure if isinstance(op.structure, dict) else {})
-    if getattr(op, "KIND", None) == "alter_structure":
-        s = model.structures.get(op.name)
-        if s is None:
-            return False
-        changes = dict(op.changes)
-        return _below_its_level({**attrs.asdict(s.defn), **changes}, changes)
-    return False
-
-
 def _below_its_level(definition: Any, named: dict[str, Any]) -> bool:
     """Whether a definition keeps a keyword below the CFLEVEL it needs, where the documents leave a
     refusal open (ibm-facts 2.6, AMBIGUOUS): RECOVER(YES) below CFLEVEL(3) ("required if you want to
@@ -350,13 +334,6 @@ class Checker:
         hint = Observed(observed, dict(self.view), after, self.cqs_signals)
         self.history.append((op, observed, hint))
         model = self.alive[0].model
-        if not observed.ok and _keywords_below_level(model, op):
-            # refused for a reason the documents leave open whatever else it reads: the case ends here,
-            # unjudged (a reading vector that refuses for a reason of its own would match by chance)
-            expected = Outcome(op.KIND)
-            diff = FieldDiff("ok", True, False)
-            self.failed = StepVerdict(index, expected, observed, diff, ("CFLEVEL-007", "OFFLOAD-007"), True)
-            return self.failed
         before = hint.before.get(structure) if not _off_primary(model, op) else None
         broken = self.relations.check(
             op, observed, before, after.get(structure), structure, self.config.profile

@@ -132,7 +132,14 @@ class Model:
         else:
             out = handler(self, op)
         if hint is not None and self.config.profile == "cqs":
-            out.signals = (*out.signals, *self._overflow_monitoring(hint))
+            said = self._overflow_monitoring(hint)
+            overflow = {x.defn.ovflwstr for x in self.structures.values() if x.defn.ovflwstr}
+            own = [
+                sig
+                for sig in out.signals
+                if not (sig.split(" ")[0] in ("IXC585E", "IXC586I") and sig.split(" ")[-1] in overflow)
+            ]
+            out.signals = (*own, *said)
         if out.signals:
             out.rules = _with_signal_rules(out.rules, out.signals)
         if out.ok and self.connected_at_limit(op):

@@ -63,6 +63,8 @@ _NO_SENTENCE = "no IBM sentence decides it (no sentence, no verdict)"
 #: Mutants retired because the fault they make breaks nothing a document decides: the gate does not
 #: judge it, so no correct checker can kill it.  IDs stay reserved (never reused or renumbered).
 RETIRED: Mapping[str, str] = {
+    "M-CQS-016-b": "an MQ definition with CQS overflow fields accepted: no MQ text names those fields, so "
+    "ignoring them is admissible (the third reading does)",
     "M-CQS-014-a": "overflow mode that selected no queue (every candidate vetoed) staying: 'When all queues "
     "have been removed, CQS exits overflow mode' does not say what happens when none was ever added "
     "(reading cqs_empty_overflow; the second reading stays)",
