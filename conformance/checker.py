@@ -119,6 +119,17 @@ def _refusable(model: Model, op: Any, expected: Outcome, observed: Outcome) -> b
     return True
 
 
+def _before_refusal(cands: list[_Candidate], op: Any, observed: Outcome) -> dict[int, Model]:
+    """Copies of the candidates' models before the implementation's refusal of a command it may
+    refuse (:func:`_refusable`).  When a reading explains the refusal (guarded CFLEVEL-009 refusing a
+    5-to-4 ALTER that also keeps OFFLDn* below CFLEVEL 5, say), the refusal decides nothing between
+    readings: the others survive with the command undone, as the implementation left it, instead of
+    the trace pinning the reading that matched by chance (second reading, ci seed 2)."""
+    if observed.ok or getattr(op, "KIND", None) not in REFUSABLE:
+        return {}
+    return {id(c): c.model.copy() for c in cands}
+
+
 def _below_its_level(definition: Any, named: dict[str, Any]) -> bool:
     """Whether a definition keeps a keyword below the CFLEVEL it needs, where the documents leave a
     refusal open (ibm-facts 2.6, AMBIGUOUS): RECOVER(YES) below CFLEVEL(3) ("required if you want to
@@ -342,11 +353,18 @@ class Checker:
             for name in _released(model, op.qmgr):
                 self.relations.settled(name, hint.before.get(name))
         self._sync_view(op, structure, after, observed.ok)
-        survivors, first = [], None
+        survivors, first, held = [], None, []
+        kept = _before_refusal(self.alive, op, observed)
         for cand in self.alive:
             expected, diff = cand.step(op, observed, hint, self.caps)
             first = first or (expected, diff)
             if diff is None:
+                survivors.append((cand, expected))
+            elif kept and _refusable(cand.model, op, expected, observed):
+                held.append((cand, expected))
+        if survivors:  # a refusal some reading explains leaves the others' state as it was, unpinned
+            for cand, expected in held:
+                cand.model = kept[id(cand)]
                 survivors.append((cand, expected))
         broken = broken or _moved_off(self.alive[0].model, op, first[0], hint, structure)  # type: ignore[index]
         if broken is not None:  # a relation of the implementation's own figures: no reading explains it
@@ -467,7 +485,10 @@ class Checker:
         expected = None
         last = len(self.history) - 1
         for i, (op, observed, hint) in enumerate(self.history):
+            kept = _before_refusal([cand], op, observed) if i < last else {}
             expected, diff = cand.step(op, observed, hint, self.caps)
+            if diff is not None and kept and _refusable(cand.model, op, expected, observed):
+                cand.model, diff = kept[id(cand)], None  # (a refusal the trace's readings explained)
             if diff is not None:
                 if i == last:
                     self._note_nearest(expected, diff)

@@ -311,7 +311,7 @@ def _select_reported(model: Model, s: Structure) -> list[str]:
         passed = [q for n, q in mine.items() if n not in reported and n not in vetoes]
         sound = not any(_surely_larger(model, b, mine[a]) for a in reported for b in passed)
     candidates = {n: _first_parts(model, q) for n, q in mine.items() if n not in vetoes}
-    first = _first_pick(candidates)
+    first = _first_pick(candidates) if s.pick_due else None
     sound = sound and (first is None or first in reported or not _surely_fits(s, candidates[first]))
     s.selection_costs = _costs(model, s, list(candidates))
     if sound and not _selection_sound(model, s, set(reported)):
@@ -364,7 +364,7 @@ def _select_open(model: Model, s: Structure) -> list[str]:
     s.selection_by_costs = by_costs is not None
     if by_costs is not None:
         return by_costs
-    first = _first_pick(s.selection_open)
+    first = _first_pick(s.selection_open) if s.pick_due else None
     return chosen if first is None or first in chosen else [*chosen, first]
 
 
@@ -414,7 +414,7 @@ def _selection_sound(model: Model, s: Structure, chosen: set[str], complete: boo
     if costs is None or seen is None:
         return True
     if not chosen:  # overflow starts above the target: an empty selection leaves a candidate unselected
-        return not (complete and s.defn.ovflwstr is None and costs)
+        return not (complete and s.pick_due and s.defn.ovflwstr is None and costs)
     metric, goal = _metric(model), target(model, s)
 
     def projected(names: set[str]) -> float:
@@ -483,7 +483,7 @@ def _adopt_moved(model: Model, s: Structure, name: str) -> None:
 def _may_be_passed(model: Model, s: Structure, name: str) -> bool:
     """Whether a selection may leave ``name`` out: it is not the first pick, and, when the costs are
     known, another candidate the same size is left out (a tie the documents do not order)."""
-    if name == _first_pick(s.selection_open or {}):
+    if s.pick_due and name == _first_pick(s.selection_open or {}):
         return False
     costs = s.selection_costs
     if costs is None or not s.selection_by_costs or s.defn.ovflwstr is not None or _in_parts(model, costs):
@@ -526,7 +526,7 @@ def _reported_sound(model: Model, s: Structure, chosen: set[str]) -> bool:
     """The first pick chosen, enough chosen (:func:`_selection_sound`), and (without OVFLWSTR) no
     candidate passed over that is surely larger than one chosen."""
     sizes = s.selection_open or {}
-    first = _first_pick(sizes)
+    first = _first_pick(sizes) if s.pick_due else None
     if (first is not None and first not in chosen) or not _selection_sound(model, s, chosen):
         return False
     passed = [n for n in sizes if n not in chosen]
@@ -587,6 +587,7 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
     s.overflow_start = model.clock
     s.overflow_seen = _usage_at_start(model, s, op)
     s.overflow_base = _base_usage(model, s)
+    s.pick_due = _pick_due(model, s, op)
     approved = select(model, s)
     rules = (
         "CQS-005",
@@ -621,6 +622,19 @@ def _usage_at_start(model: Model, s: Structure, op: Any) -> tuple[int, int, int,
     if isinstance(op, _Answer):
         return model.after(s) if s.defn.ovflwstr is None else None
     return model.before(s)
+
+
+def _pick_due(model: Model, s: Structure, op: Any) -> bool:
+    """Whether the selection must take at least one queue.  CQS-007: "CQS stops selecting queues when
+    enough queues have been selected to cause the primary structure usage to fall 20% below the
+    overflow threshold": none are needed when usage is already there as overflow mode starts (a get
+    between the CQSPUT that reached the threshold and z/OS's answer).  An alter completed inside the
+    put starts overflow mode at the threshold, above any target; otherwise, in checker mode, only the
+    implementation's own usage at that moment says it is above the target (unknown: not judged)."""
+    if model.hint is None or isinstance(op, _Answer):
+        return model.hint is not None or _usage(model, s) > target(model, s)
+    seen = s.overflow_seen
+    return seen is not None and usage_pct(_metric(model), seen, model.acct) > target(model, s)
 
 
 def _base_usage(model: Model, s: Structure) -> float:

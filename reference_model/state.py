@@ -90,6 +90,7 @@ class Structure:
         "overflow_queues",
         "overflow_seen",
         "overflow_start",
+        "pick_due",
         "pools",
         "selection_by_costs",
         "selection_costs",
@@ -119,6 +120,9 @@ class Structure:
         self.selection_scanned = False
         #: CQS: the implementation's usage when overflow mode started (checker mode).
         self.overflow_seen: tuple[int, int, int, int] | None = None
+        #: CQS: whether the selection must take a queue (usage as overflow mode started was above the
+        #: target, or may have been: see cqs._pick_due).
+        self.pick_due = True
         #: (length, entries, elements) each accepted whole put added, as the implementation reported
         #: it, while the structure's totals stay as they were (checker mode; see Model.room).
         self.costs_seen: list[tuple[int, int, int]] = []
