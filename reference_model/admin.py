@@ -189,6 +189,9 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
         s.size_kb, s.size_known = new, True
         # z/OS's monitoring of a failed structure is not documented either: its messages stand
         said = tuple(sig for sig in model.hint.outcome.signals if sig.split(" ", 1)[0] in ("IXC585E", "IXC586I"))
+        for sig in said:  # (and they set the warning state later steps are judged from)
+            if sig.split(" ", 1)[1] == s.defn.name:
+                s.full_warning = sig.startswith("IXC585E")
         return Outcome("setxcf_alter", signals=said)
     rules = ("CAPACITY-004",)
     refused = False

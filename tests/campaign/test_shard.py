@@ -162,9 +162,10 @@ def test_run_partition_builds_one_adapter_for_all_its_blocks():
     assert all(isinstance(r, tuple) and len(r) == len(PART_COLUMNS) for r in rows)
 
 
-@pytest.mark.parametrize("index", [18865, 19568, 21005, 21476])
-def test_the_reference_passes_campaign_traces_that_once_diverged(index: int):
-    """Traces of seed 0's campaign (20 steps) that drew false verdicts on the reference: a CQS put to
-    an overflowed queue judged by the primary's costs, SETXCF ALTER of a failed structure's IXC585E."""
-    config, ops = generate(trace_seed(0, index), trace_profile(("mq", "cqs"), index), 20)
+@pytest.mark.parametrize(("seed", "index"), [(0, 18865), (0, 19568), (0, 21005), (0, 21476), (1, 38062)])
+def test_the_reference_passes_campaign_traces_that_once_diverged(seed: int, index: int):
+    """Traces of campaigns (20 steps) that drew false verdicts on the reference: a CQS put to an
+    overflowed queue judged by the primary's costs, SETXCF ALTER of a failed structure's IXC585E, and
+    that IXC585E not remembered, so RECOVER of the structure was expected to issue it again."""
+    config, ops = generate(trace_seed(seed, index), trace_profile(("mq", "cqs"), index), 20)
     assert run_trace(ReferenceAdapter(), config, ops).verdict in ("pass", "unjudged")
