@@ -1,4 +1,5 @@
-"""The gate against an implementation written independently from the documents (issue 23).
+"""The gate against an implementation written independently from the documents (issue 23): by default
+the second reading, or any kit given by ``--kit`` (fourth and fifth readings too).
 
 ``examples/second-reading/`` is an implementation of its own, written from the five IBM texts and
 ibm-facts.md alone, taking the other side of the documented ambiguities, with a storage accounting
@@ -46,14 +47,22 @@ KIT = ROOT / "examples" / "second-reading"
 
 
 #: ``pipes``: the implementation as a process over its standard streams (``WireAdapter``);
-#: ``loopback``: the same JSON exchange in this process (:mod:`benchmarks.loopback`), much faster.
+#: ``loopback``: the same JSON exchange in this process (:mod:`benchmarks.loopback`), much faster
+#: (only for a Python implementation with ``Server(fault, out)``, as the second reading has).
 TRANSPORT = {"value": "loopback"}
+
+
+def command(fault: str | None) -> list[str]:
+    """The kit's implementation as a process: ``impl.py`` under this Python, ``impl.js`` under node."""
+    script = KIT / "impl.py"
+    argv = [sys.executable, str(script)] if script.exists() else ["node", str(KIT / "impl.js")]
+    return [*argv, *(["--fault", fault] if fault else [])]
 
 
 def factory(fault: str | None) -> Callable[[], Adapter]:
     if TRANSPORT["value"] == "loopback":
         return lambda: LoopbackAdapter(KIT / "impl.py", fault)
-    argv = [sys.executable, str(KIT / "impl.py"), *(["--fault", fault] if fault else [])]
+    argv = command(fault)
     return lambda: WireAdapter(argv)
 
 
@@ -110,9 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", default="", help="comma-separated fault IDs (default: the whole kit)")
     ap.add_argument("--no-reproducer", action="store_true", help="verdicts and time to kill only")
     ap.add_argument("--out", default="", help="write every row as JSON lines to this file")
-    ap.add_argument("--transport", default="loopback", choices=("loopback", "pipes"))
+    ap.add_argument("--transport", default="", choices=("", "loopback", "pipes"),
+                    help="default: loopback for the second reading, pipes for any other kit")
+    ap.add_argument("--kit", default="examples/second-reading",
+                    help="an implementation folder with impl.py or impl.js and faults.json")
     args = ap.parse_args(argv)
-    TRANSPORT["value"] = args.transport
+    global KIT
+    KIT = (ROOT / args.kit).resolve()
+    TRANSPORT["value"] = args.transport or ("loopback" if KIT.name == "second-reading" else "pipes")
     kit = json.loads((KIT / "faults.json").read_text(encoding="utf-8"))
     if args.faults:
         wanted = set(args.faults.split(","))
@@ -139,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 def _summary(rows: list[dict[str, Any]]) -> None:
     seeds = [r for r in rows if r["kind"] == "faithful"]
     faults = [r for r in rows if r["kind"] == "fault"]
-    print("\n== second reading (examples/second-reading), cmd:", shlex.join([sys.executable, "impl.py"]))
+    print(f"\n== {KIT.name} (examples/{KIT.name}), cmd:", shlex.join(command(None)))
     if seeds:
         ok = sum(1 for r in seeds if r["exit"] == 0)
         print(f"faithful build: {ok}/{len(seeds)} seeds conform (exit 0); false verdicts: "
