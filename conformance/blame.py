@@ -39,7 +39,7 @@ _EVENTS = ("QDEPTH-001", "QDEPTH-002", "QDEPTH-003", "QDEPTH-009", "QDEPTH-010",
 
 #: (fragment of the field path, candidate rules, most specific first).
 FIELD_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("offloaded", ("OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-003", "OFFLOAD-012", "CFLEVEL-006")),
+    ("offloaded", ("OFFLOAD-014", "OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-003", "OFFLOAD-012", "CFLEVEL-006")),
     ("location", ("OFFLOAD-006", "CFLEVEL-006")),
     ("tag", ("RECOVERY-005", "RECOVERY-004", "RECOVERY-003", "QUEUE-001", "QUEUE-002", "QUEUE-003", "RECOVERY-008")),
     ("events", _EVENTS),

@@ -47,7 +47,7 @@ def decide(model: Model, s: Structure, length: int) -> tuple[bool, tuple[str, ..
         if over is None and model.reached(model.after(s), th, metric, inclusive=not strict) is False:
             over = False  # a put never frees space: usage before it was no higher than after it
         if over:
-            return True, rules + _OFFLOADED
+            return True, rules + (("OFFLOAD-014",) if th == 0 else ()) + _OFFLOADED
         open_question = open_question or over is None
     if open_question and model.hint is not None and model.hint.outcome.offloaded is not None:
         # the usage the rule compares is not known: the implementation's decision stands (principle 2)

@@ -275,4 +275,13 @@ MUTANTS: tuple[Mutant, ...] = (
         [alter(fullthreshold=85), put(persistent=True)],
         _alter_with_defaults({"recover": False}),
     ),
+    # OFFLOAD-014: OFFLDnTH(0) offloads all such messages, whatever the usage
+    mutant(
+        "M-OFFLOAD-014-a",
+        "OFFLDnTH(0) compared like any threshold: under the strict reading, a message put into an empty "
+        "structure is kept in the CF.",
+        mq_config(sd(**rules((0, KB), None, None))),
+        [put(2 * KB)],
+        deciding(hit=lambda n, u, th, length, sz, strict: u > th and length > sz),
+    ),
 )

@@ -149,6 +149,17 @@ RULES: tuple[Rule, ...] = (
         profiles=MQ,
     ),
     Rule(
+        id="OFFLOAD-014",
+        title="OFFLDnTH(0) offloads every message its rule's size selects, whatever the usage (even none).",
+        citation=Citation(
+            SEED_002,
+            "then the threshold for the first rule could be set to 0% to offload all such messages.",
+        ),
+        status="normative",
+        observables=("put.offloaded", "put.location"),
+        profiles=MQ,
+    ),
+    Rule(
         id="OFFLOAD-013",
         title="ALTER CFSTRUCT leaves the keywords it does not specify unchanged.",
         citation=Citation(

@@ -431,7 +431,7 @@ SENTENCES: dict[str, dict[str, Entry]] = {
             "tuning advice: names no values (the rule pairs are independent: OFFLOAD-002)"
         ),
         "if-it-is-found-that-offloading-5430b8a2": informative(TUNING),
-        "for-example-if-messages-exceeding-32kb-55eb5909": ambiguous(("offload_compare",), ("OFFLOAD-002",)),
+        "for-example-if-messages-exceeding-32kb-55eb5909": covered("OFFLOAD-014", "OFFLOAD-002"),
         "this-gives-parameters-offld1th-0-and-offld1sz-32-01fe68b1": covered("OFFLOAD-002", "OFFLOAD-011"),
         "again-the-other-offload-parameters-would-5eea2179": informative(
             "tuning advice: names no values (the rule pairs are independent: OFFLOAD-002)"

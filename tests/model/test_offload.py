@@ -117,6 +117,14 @@ def test_offload_002_seed_example_offld1th_0(compare: str) -> None:
     assert [True, False] == [_put(model, 33 * KB, 5)[1], _put(model, 31 * KB, 5)[1]]
 
 
+@pytest.mark.parametrize("compare", COMPARE)
+def test_offload_014_offld1th_0_offloads_into_an_empty_structure(compare: str) -> None:
+    """Seed 002: OFFLD1TH(0) is set "to offload all such messages": the first message into an empty
+    structure (0% used, not "more than" 0%) is offloaded under either comparison, naming OFFLOAD-014."""
+    model = _model(Readings(offload_compare=compare), offld1th=0, offld1sz=KB)
+    assert (True, True, True) == _put(model, 2 * KB, rule="OFFLOAD-014")
+
+
 @pytest.mark.parametrize("threshold", [7, 14, 29, 57, 58])
 @pytest.mark.parametrize("compare", COMPARE)
 def test_offload_002_exact_usage_at_odd_thresholds(compare: str, threshold: int) -> None:
