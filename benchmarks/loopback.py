@@ -18,8 +18,7 @@ from typing import Any
 
 from adapters.protocol import PROTOCOL_VERSION, Capabilities
 from adapters.wire import messages as m
-from adapters.wire.client import WireError, WireNotSupported, too_new, version_tuple
-from reference_model.codec import config_to_record
+from adapters.wire.client import WireError, WireNotSupported, config_for_peer, too_new, version_tuple
 from reference_model.config import Config
 from reference_model.outcomes import Outcome
 
@@ -69,7 +68,7 @@ class LoopbackAdapter:
         return self._caps
 
     def open(self, config: Config) -> None:
-        reply = self._exchange({"type": "open", "config": config_to_record(config)})
+        reply = self._exchange({"type": "open", "config": config_for_peer(config, self._peer)})
         if reply["type"] == "error":
             self._raise("open", reply, 0, [])
 

@@ -315,6 +315,9 @@ def stop_qmgr(model: Model, op: StopQmgr) -> Outcome:
         return Outcome("stop_qmgr", model.hint.outcome.ok, model.hint.outcome.reason)
     signals = _settle(model, qm, False)
     qm.active = False
+    if model.readings.qstats_at_stop == "reset":  # (QDEPTH-011: its counts start again from zero)
+        for q in model.queues.values():
+            q.stats.pop(qm.name, None)
     if model.readings.nonshared_at_stop == "lost":
         for q in model.queues.values():
             if q.defn.cfstruct is None and q.defn.qmgr == qm.name:

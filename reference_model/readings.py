@@ -186,6 +186,16 @@ AMBIGUITIES: Mapping[str, Ambiguity] = {
             "seed 000: 'When all queues have been removed, CQS exits overflow mode' (none ever added)",
         ),
         Ambiguity(
+            "qstats_at_stop",
+            "Does stopping a queue manager reset its statistics (MsgEnqCount, MsgDeqCount) for each queue?",
+            ("kept", "reset"),
+            "kept",
+            ("QDEPTH-011",),
+            "seed 004: an event message covers 'all the operations performed ... since the last time an event "
+            "message was created, or since the statistics were last reset'; no document says whether a stop "
+            "or restart resets them",
+        ),
+        Ambiguity(
             "nonshared_at_stop",
             "Do nonpersistent messages on a stopping queue manager's nonshared queues survive the stop?",
             ("kept", "lost"),
@@ -225,6 +235,7 @@ class Readings:
     full_signal_timing: str = _readings_field("full_signal_timing")
     cqs_alter: str = _readings_field("cqs_alter")
     nonshared_at_stop: str = _readings_field("nonshared_at_stop")
+    qstats_at_stop: str = _readings_field("qstats_at_stop")
     cqs_empty_overflow: str = _readings_field("cqs_empty_overflow")
 
     def as_dict(self) -> dict[str, str]:

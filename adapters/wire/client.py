@@ -118,6 +118,19 @@ class WireNotSupported(WireError, NotSupported):
 #: that announced at least that version (docs/PROTOCOL.md, Versioning); to an older one they are
 #: "not supported" without being sent, as its error 10 would say.
 OP_SINCE: dict[str, tuple[int, int]] = {"reset_qstats": (1, 2)}
+#: Ambiguities added after protocol 1.0, by the version that added them: a config's ``readings``
+#: names them only to a peer that announced at least that version (records are strict, so an older
+#: implementation checking its copy of the schema would refuse the unknown key).
+READING_SINCE: dict[str, tuple[int, int]] = {"qstats_at_stop": (1, 3)}
+
+
+def config_for_peer(config: Config, peer: tuple[int, int]) -> dict[str, Any]:
+    """``config``'s record as a peer that announced protocol ``peer`` knows it (READING_SINCE)."""
+    record = config_to_record(config)
+    readings = record.get("readings")
+    if isinstance(readings, dict):
+        record["readings"] = {k: v for k, v in readings.items() if peer >= READING_SINCE.get(k, (1, 0))}
+    return record
 
 
 def version_tuple(version: Any) -> tuple[int, int]:
@@ -650,7 +663,9 @@ class WireAdapter:
         msg_id = conn.next_msg_id()
         self._opened = False
         reply = self._round_trip(
-            phase, {"type": "open", "msg_id": msg_id, "config": config_to_record(config)}, self.timeout
+            phase,
+            {"type": "open", "msg_id": msg_id, "config": config_for_peer(config, self._peer_version)},
+            self.timeout,
         )
         if reply["type"] == "error":
             raise self._error(phase, msg_id, reply)

@@ -130,6 +130,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=EVENTS,
+        readings=("qstats_at_stop",),
         profiles=MQ,
     ),
     Rule(

@@ -228,4 +228,4 @@ def test_wire_package_exports_lazily():
     import adapters.wire
 
     assert WireAdapter is adapters.wire.WireAdapter
-    assert "1.2" == adapters.wire.PROTOCOL_VERSION
+    assert "1.3" == adapters.wire.PROTOCOL_VERSION

@@ -327,6 +327,17 @@ def test_qdepth_011_statistics_since_last_event_and_zero_when_idle(reading: str)
     ] == [(e.qmgr, e.kind, e.enq, e.deq) for e in low]
 
 
+@pytest.mark.parametrize(("reading", "enq"), [("kept", 80), ("reset", 50)])
+def test_qdepth_011_a_stop_keeps_or_resets_the_statistics_by_reading(reading: str, enq: int) -> None:
+    """Whether a stop or restart resets a queue manager's counts is not documented (qstats_at_stop)."""
+    model = _model(Readings(qstats_at_stop=reading), qdphiev=T)
+    _puts(model, 30, "QM01")
+    model.step(StopQmgr("QM01"))
+    model.step(StartQmgr("QM01"))
+    high = _puts(model, 50, "QM01")[-1].events
+    assert ("QM01", enq) == (high[0].qmgr, high[0].enq)
+
+
 def test_qdepth_011_full_event_statistics_count_the_rejected_put_out() -> None:
     model = _model(qdpmaxev=T)
     _puts(model, 100, "QM01")
