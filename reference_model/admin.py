@@ -127,7 +127,11 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     s.defn = new
     ranges = tuple(dict.fromkeys(RANGE_RULES[key] for key, _ in op.changes if key in RANGE_RULES))
-    return Outcome("alter_structure", rules=("OFFLOAD-013", *ranges, *(("CFLEVEL-009",) if lowered else ())))
+    # a new FULLTHRESHOLD may put usage on the other side of it: z/OS's message then follows, at once
+    # or later by the full_signal_timing reading (CAPACITY-002/003)
+    signals = model.full_signals(s) if "fullthreshold" in changes else ()
+    rules = ("OFFLOAD-013", *ranges, *(("CFLEVEL-009",) if lowered else ()))
+    return Outcome("alter_structure", rules=rules, signals=signals)
 
 
 def _in_use(model: Model, s: Structure) -> bool:

@@ -1,0 +1,45 @@
+"""The gate against the fourth and fifth readings (examples/fourth-reading in Python,
+examples/fifth-reading in Node.js): implementations written from the documents alone, each with
+readings, accounting and choices of its own.  Each trace here once drew a false verdict on one of
+them; replayed through the one checker it passes (or ends unjudged).  A trace marked
+``"expect": "fail"`` is a departure of that reading from a sentence: it must still fail, on its rule."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from adapters.wire.client import WireAdapter
+from conformance.runner import run_trace
+from reference_model.codec import config_from_record, op_from_record
+
+ROOT = Path(__file__).resolve().parents[1].parent
+COMMANDS = {
+    "fourth": [sys.executable, str(ROOT / "examples" / "fourth-reading" / "impl.py")],
+    "fifth": ["node", str(ROOT / "examples" / "fifth-reading" / "impl.js")],
+}
+TRACES = [
+    (reading, path)
+    for reading in COMMANDS
+    for path in sorted((ROOT / "tests" / "gate" / f"{reading}_reading_traces").glob("*.json"))
+]
+
+
+@pytest.mark.parametrize(("reading", "path"), TRACES, ids=lambda v: v if isinstance(v, str) else v.stem)
+def test_a_trace_once_falsely_failed_is_judged_as_the_documents_decide(reading: str, path: Path):
+    if COMMANDS[reading][0] == "node" and shutil.which("node") is None:
+        pytest.skip("node is not installed (the fifth reading is a Node.js program)")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    adapter = WireAdapter(COMMANDS[reading])
+    try:
+        result = run_trace(adapter, config_from_record(record["config"]), [op_from_record(o) for o in record["ops"]])
+    finally:
+        adapter.close()
+    if record.get("expect") == "fail":
+        assert ("fail", True) == (result.verdict, record["rule"] in result.divergence.rules)
+    else:
+        assert result.verdict in ("pass", "unjudged") and result.divergence is None
