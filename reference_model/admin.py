@@ -187,6 +187,9 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
         )
     if new > d.size_kb:
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-005",))
+    if s.alter_pending and model.hint is not None and not model.hint.outcome.ok:
+        # an operator's alter while CQS's own is in progress: no document says whether z/OS takes it
+        return Outcome("setxcf_alter", False, model.hint.outcome.reason, ("CAPACITY-004",))
     if s.failed and model.hint is not None:  # altering a failed structure: no document says
         if not model.hint.outcome.ok:
             return Outcome("setxcf_alter", False, model.hint.outcome.reason)

@@ -117,7 +117,7 @@ def put(model: Model, op: Put) -> Outcome:
     maybe_overflowed = name in s.overflow_queues or name in (s.selection_open or {})
     gain = len(staged) + (0 if maybe_overflowed else 1)  # the least the primary gains if nothing moved
     if s.overflow_mode and s.selection_scanned and _moved_within(model, s, gain):
-        signals += _end_overflow(s)
+        signals += _end_overflow(s, model)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
     if idle and _threshold_reached(model, s, 1 + len(staged)):
         signals += (f"ALTER {s.defn.name}",)
@@ -232,7 +232,7 @@ def get(model: Model, op: Get) -> Outcome:
 def relieved(model: Model, s: Structure) -> tuple[str, ...]:
     """CQS-015: without OVFLWSTR, overflow ends once primary usage is 20% below the threshold."""
     if s.overflow_mode and s.defn.ovflwstr is None and _below_target(model, s):
-        return _end_overflow(s)
+        return _end_overflow(s, model)
     return ()
 
 
@@ -248,11 +248,18 @@ def _below_target(model: Model, s: Structure) -> bool:
     return usage_pct(_metric(model), after, model.acct) <= goal
 
 
-def _end_overflow(s: Structure) -> tuple[str, ...]:
+def _end_overflow(s: Structure, model: Model | None = None) -> tuple[str, ...]:
+    """Overflow mode ends.  The queues still in it return to normal processing with it; an
+    implementation may say so of each (``OVERFLOW_QUEUE_OFF``), or not: no document says."""
+    said: tuple[str, ...] = ()
+    if model is not None and model.hint is not None:
+        maybe = s.overflow_queues | set(s.selection_open or ())
+        said = tuple(f"OVERFLOW_QUEUE_OFF {s.defn.name} {q}" for q in sorted(maybe))
+        said = tuple(sig for sig in said if model.hint.says(sig))
     s.overflow_mode = False
     s.overflow_queues = set()
     s.selection_open, s.selection_scanned = None, False
-    return (f"OVERFLOW_OFF {s.defn.name}",)
+    return (*said, f"OVERFLOW_OFF {s.defn.name}")
 
 
 def _space(q: Queue) -> tuple[int, int]:
@@ -603,12 +610,12 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
         _move(model, s, approved)
         rules += ("CQS-011", "CQS-019")
         if not approved and s.selection_open is None and model.readings.cqs_empty_overflow == "ends":
-            signals += _end_overflow(s)
+            signals += _end_overflow(s, model)
             rules += ("CQS-014",)
     else:
         rules += ("CQS-012",)
         if _below_target(model, s):
-            signals += _end_overflow(s)
+            signals += _end_overflow(s, model)
             rules += ("CQS-015",)
     return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s), usage=s.pools.as_tuple())
 
@@ -688,7 +695,7 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
                 s.overflow_queues.discard(name)
                 signals += (f"OVERFLOW_QUEUE_OFF {s.defn.name} {name}",)
         if not s.overflow_queues and (had or model.readings.cqs_empty_overflow == "ends"):
-            signals += _end_overflow(s)
+            signals += _end_overflow(s, model)
             rules += ("CQS-014",) if "CQS-014" not in rules else ()
     return Outcome("advance_clock", rules=rules, signals=signals)
 
