@@ -30,6 +30,8 @@ FULLTHRESHOLDS = (0, 1, 50, 80, 85, 99, 100)
 OFFLOAD_SIZES = (0, 1 * KB, 3 * KB, 4 * KB, 5 * KB, 31 * KB, 32 * KB, 33 * KB, 63 * KB, 64 * KB)
 #: Clock advances for CQS: around the 15-minute scan.
 CLOCK_STEPS = (1, 60, 300, 600, 899, 900, 901, 1800)
+#: MQ: time for z/OS's structure-full monitoring to catch up, or not yet (FULL_MONITOR_BOUND, 3600).
+MQ_CLOCK_STEPS = (60, 3599, 3600)
 #: Fixed structure overhead of the model's accounting is 6144 KB; sizes just above keep thresholds reachable.
 SMALL_STRUCTURE_KB = (6146, 6148, 6151, 6160, 6200, 6300, 6400, 7000)
 #: Entry:element ratios, from entries running out first (1) to elements running out first (90).

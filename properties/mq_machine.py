@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
 from properties import admin_fields as af
+from properties import boundaries as b
 from properties.base import INDEX, MAX_FILL, smallest_holding
 from properties.mq_probes import MQProbes
 from properties.mq_traffic import DISPUTED_LENGTHS
@@ -27,6 +28,12 @@ class MQMachine(MQProbes):
     (:class:`~properties.mq_offload.MQOffload`), the depth probe, a structure failure cycle, a
     resize cycle, and one rule per kind of administrative
     command (each rule gets an equal share of the steps, so commands are not starved by puts)."""
+
+    @rule(seconds=st.sampled_from(b.MQ_CLOCK_STEPS))
+    def advance_clock(self, seconds: int) -> None:
+        """Time passes: z/OS's structure-full monitoring may issue IXC585E/IXC586I now, and must have
+        within an hour of the condition (CAPACITY-002/003, full_signal_timing ``deferred``)."""
+        self._do(o.AdvanceClock(seconds))
 
     @rule(
         m=INDEX,

@@ -42,7 +42,7 @@ REACH: dict[str, frozenset[str]] = {
     "usage_metric_probe": frozenset({"CQS"}),
     "exact_threshold_probe": frozenset({"CQS"}),
     "alter_outcome": frozenset({"CQS", "CAPACITY"}),
-    "advance_clock": frozenset({"CQS"}),
+    "advance_clock": frozenset({"CQS", "CAPACITY"}),
     "overflow_scan": frozenset({"CQS"}),
 }
 

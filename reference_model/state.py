@@ -83,6 +83,7 @@ class Structure:
         "defn",
         "failed",
         "failure_snapshot",
+        "full_due_since",
         "full_warning",
         "overflow_base",
         "overflow_mode",
@@ -131,6 +132,9 @@ class Structure:
         self.backup_taken = False
         self.failure_snapshot: dict[str, list[Message]] = {}
         self.full_warning = False
+        #: Checker mode, ``deferred`` reading: the virtual time since which the implementation's usage has
+        #: called for IXC585E/IXC586I without the message (None: nothing pending).
+        self.full_due_since: int | None = None
         self.alter_pending = False
         self.overflow_mode = False
         self.overflow_queues: set[str] = set()

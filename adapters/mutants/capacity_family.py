@@ -28,8 +28,9 @@ from adapters.mutants.mq_common import get, mq_config, put, reject_alter, rules,
 from reference_model import cqs, mq
 from reference_model.accounting import pool_totals
 from reference_model.config import Config
-from reference_model.model import Model
+from reference_model.model import FULL_MONITOR_BOUND, Model
 from reference_model.operations import (
+    AdvanceClock,
     AlterOutcome,
     AlterStructure,
     Backout,
@@ -66,7 +67,7 @@ def _full_signals(
     rise = rising or (lambda used, total, th: 100 * used >= th * total)
 
     def install(model: Model) -> None:
-        def full_signals(s: Structure) -> tuple[str, ...]:
+        def full_signals(s: Structure, seen: object = None) -> tuple[str, ...]:
             th = s.defn.fullthreshold
             if th <= 0 and off_at_zero:
                 return ()
@@ -279,7 +280,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CAPACITY-002-a",
         "IXC585E only when usage exceeds FULLTHRESHOLD, not when it reaches it.",
         mq_config(FULL50),
-        [put(), Inspect()],
+        [put(), AdvanceClock(FULL_MONITOR_BOUND)],
         _full_signals(rising=lambda u, t, th: 100 * u > th * t),
     ),
     mutant(
@@ -315,7 +316,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CAPACITY-003-a",
         "IXC586I is never issued.",
         mq_config(FULL50),
-        [put(), get(), Inspect()],
+        [put(), get(), AdvanceClock(FULL_MONITOR_BOUND)],
         post(Get, _drop_signal("IXC586I")),
     ),
     mutant(
@@ -329,7 +330,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "M-CAPACITY-003-c",
         "No IXC586I when a backout releases the storage.",
         mq_config(FULL50),
-        [put(syncpoint=True), Backout("QM01"), Inspect()],
+        [put(syncpoint=True), Backout("QM01"), Inspect(), AdvanceClock(FULL_MONITOR_BOUND)],
         post(Backout, _drop_signal("IXC586I")),
     ),
     # CAPACITY-004: SETXCF ALTER within INITSIZE..SIZE is valid
