@@ -79,7 +79,8 @@ def define_structure(model: Model, op: DefineStructure) -> Outcome:
     try:
         # (CQS-016: "not supported for resource structures" says no overflow happens there, not
         # that a resource structure defined with OVFLWMAX must be refused: the implementation's)
-        undecided = UNDECIDED_BOUNDS | ({"CQS-016"} if model.config.profile == "cqs" else set())
+        # (TOPOLOGY-009 is DEFINE CFSTRUCT's naming rule, an MQ one: no document names CQS's structures)
+        undecided = UNDECIDED_BOUNDS | ({"CQS-016", "TOPOLOGY-009"} if model.config.profile == "cqs" else set())
         sd = _undecided_accepted(model, undecided, lambda: _as_def(op.structure, structure_from_record))
         if sd.name in model.structures:
             raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")

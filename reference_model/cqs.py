@@ -38,6 +38,8 @@ def target(model: Model, s: Structure) -> float:
     reading = model.readings.cqs_target
     if reading == "points":
         return threshold - 20.0
+    if reading == "points-floor":
+        return max(0.0, threshold - 20.0)
     if reading == "relative":
         return 0.8 * threshold
     if reading == "drop-points":
@@ -118,6 +120,10 @@ def put(model: Model, op: Put) -> Outcome:
     gain = len(staged) + (0 if maybe_overflowed else 1)  # the least the primary gains if nothing moved
     if s.overflow_mode and s.selection_scanned and _moved_within(model, s, gain):
         signals += _end_overflow(s, model)
+    if s.overflow_mode and _reselect_due(model, s, 1 + len(staged)):
+        more = _reselect(model, s)
+        signals += tuple(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in more)
+        rules += ("CQS-006", "CQS-007")
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
     if idle and _threshold_reached(model, s, 1 + len(staged)):
         signals += (f"ALTER {s.defn.name}",)
@@ -129,6 +135,52 @@ def put(model: Model, op: Put) -> Outcome:
         else:
             s.alter_pending = True
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _reselect_due(model: Model, s: Structure, parts: int) -> bool:
+    """Whether this CQSPUT, in overflow mode, takes usage to OVFLWMAX again and CQS selects more
+    queues (reading ``cqs_reselect``).  A selection the implementation shows only later (no CQS
+    signals) is not judged here."""
+    if s.defn.resource or s.alter_pending or s.selection_open is not None:
+        return False
+    if model.hint is not None and not model.hint.cqs_signals:
+        return False
+    return _threshold_reached(model, s, parts) and model.readings.cqs_reselect == "select"
+
+
+def _reselect(model: Model, s: Structure) -> list[str]:
+    """Another selection round over the queues not yet in overflow mode (CQS-006/007/009/010): the
+    implementation's, when each queue it names is an unvetoed candidate holding data, the first pick
+    among them, and (without OVFLWSTR) no candidate certainly larger than one chosen is passed over;
+    else the model's own.  Approved queues move with OVFLWSTR (CQS-011)."""
+    name, vetoes = s.defn.name, frozenset(model.overflow_exit or ())
+    mine = {
+        q.defn.name: q
+        for q in model.queues.values()
+        if q.defn.cfstruct == name and q.msgs and q.defn.name not in s.overflow_queues
+    }
+    chosen = None
+    if model.hint is not None:
+        prefix = f"OVERFLOW_QUEUE {name} "
+        reported = [sig[len(prefix) :] for sig in model.hint.outcome.signals if sig.startswith(prefix)]
+        candidates = {n: _first_parts(model, q) for n, q in mine.items() if n not in vetoes}
+        sound = set(reported) <= set(candidates) and len(set(reported)) == len(reported)
+        if sound and s.defn.ovflwstr is None:
+            passed = [q for n, q in mine.items() if n not in reported and n not in vetoes]
+            sound = not any(_surely_larger(model, b, mine[a]) for a in reported for b in passed)
+        first = _first_pick(candidates)
+        sound = sound and (first is None or first in reported or not _surely_fits(s, candidates[first]))
+        chosen = reported if sound else None
+    if chosen is None:
+        hint, model.hint = model.hint, None
+        try:
+            chosen = select(model, s, exclude=frozenset(s.overflow_queues))
+        finally:
+            model.hint = hint
+    s.overflow_queues |= set(chosen)
+    if s.defn.ovflwstr is not None:
+        _move(model, s, chosen)
+    return chosen
 
 
 def _seen_cost(model: Model, s: Structure) -> tuple[int, int] | None:
@@ -242,7 +294,8 @@ def _below_target(model: Model, s: Structure) -> bool:
     if model.hint is None:
         return _usage(model, s) <= target(model, s)
     after = model.after(s)
-    goal = target(model, s) if model.readings.cqs_target in ("points", "relative") or s.overflow_base >= 0 else None
+    fixed = model.readings.cqs_target in ("points", "relative", "points-floor")
+    goal = target(model, s) if fixed or s.overflow_base >= 0 else None
     if after is None or goal is None:
         return model.hint.says(f"OVERFLOW_OFF {s.defn.name}")
     return usage_pct(_metric(model), after, model.acct) <= goal
@@ -268,7 +321,7 @@ def _space(q: Queue) -> tuple[int, int]:
     return len(on_primary), sum(m.elements for m in on_primary)
 
 
-def select(model: Model, s: Structure) -> list[str]:
+def select(model: Model, s: Structure, exclude: frozenset[str] = frozenset()) -> list[str]:
     """CQS-006/007/009/010/018: approved queues, largest first, until projected usage meets the target.
 
     The staging queue is not a queue of ours at all, so it is never a candidate.
@@ -282,6 +335,7 @@ def select(model: Model, s: Structure) -> list[str]:
     eu, et, lu, lt = model.pools(s)
     goal = target(model, s)
     sized = [(q, *_space(q)) for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
+    sized = [c for c in sized if c[0].defn.name not in exclude]
     sized = sorted((c for c in sized if c[1]), key=lambda c: (-c[2], -c[1], c[0].defn.name))
     vetoes = frozenset(model.overflow_exit or ())
     room = _overflow_room(model, s)

@@ -33,10 +33,12 @@ AMBIGUITIES: Mapping[str, Ambiguity] = {
         Ambiguity(
             "cqs_target",
             'What "20% below the overflow threshold" means for selection and for leaving overflow.',
-            ("points", "relative", "drop-points", "drop-relative"),
+            ("points", "relative", "drop-points", "drop-relative", "points-floor"),
             "points",
             ("CQS-007", "CQS-015"),
-            "ibm-facts 1.3: (a) OVFLWMAX-20, (b) 0.8 x OVFLWMAX, (c) a drop of 20 from current usage",
+            "ibm-facts 1.3: (a) OVFLWMAX-20, (b) 0.8 x OVFLWMAX, (c) a drop of 20 from current usage; "
+            "(a) below 20%, where 20 points below is no usage at all, may be read as an empty structure "
+            "(points-floor: max(0, OVFLWMAX-20))",
         ),
         Ambiguity(
             "cqs_usage_metric",
@@ -45,6 +47,15 @@ AMBIGUITIES: Mapping[str, Ambiguity] = {
             "elements",
             ("CQS-020",),
             "ibm-facts 1.1: OVFLWMAX counts data elements; FULLTHRESHOLD counts entries or elements",
+        ),
+        Ambiguity(
+            "cqs_reselect",
+            "In overflow mode, when a CQSPUT takes usage to OVFLWMAX again, does CQS select more queues?",
+            ("none", "select"),
+            "none",
+            ("CQS-006", "CQS-007"),
+            "seed 000: 'In overflow mode, CQS selects queues using the most space on the structure' (once, as "
+            "overflow mode starts, or whenever usage reaches the threshold while it lasts: not stated)",
         ),
         Ambiguity(
             "cqs_scan_anchor",
@@ -219,6 +230,7 @@ class Readings:
     cqs_target: str = _readings_field("cqs_target")
     cqs_usage_metric: str = _readings_field("cqs_usage_metric")
     cqs_scan_anchor: str = _readings_field("cqs_scan_anchor")
+    cqs_reselect: str = _readings_field("cqs_reselect")
     offload_compare: str = _readings_field("offload_compare")
     offload_usage_metric: str = _readings_field("offload_usage_metric")
     forced_offload_boundary: str = _readings_field("forced_offload_boundary")

@@ -121,7 +121,9 @@ OP_SINCE: dict[str, tuple[int, int]] = {"reset_qstats": (1, 2)}
 #: Ambiguities added after protocol 1.0, by the version that added them: a config's ``readings``
 #: names them only to a peer that announced at least that version (records are strict, so an older
 #: implementation checking its copy of the schema would refuse the unknown key).
-READING_SINCE: dict[str, tuple[int, int]] = {"qstats_at_stop": (1, 3)}
+READING_SINCE: dict[str, tuple[int, int]] = {"qstats_at_stop": (1, 3), "cqs_reselect": (1, 3)}
+#: Readings added to an older ambiguity, likewise (a config leaves the ambiguity out for an older peer).
+VALUE_SINCE: dict[tuple[str, str], tuple[int, int]] = {("cqs_target", "points-floor"): (1, 3)}
 
 
 def config_for_peer(config: Config, peer: tuple[int, int]) -> dict[str, Any]:
@@ -129,7 +131,11 @@ def config_for_peer(config: Config, peer: tuple[int, int]) -> dict[str, Any]:
     record = config_to_record(config)
     readings = record.get("readings")
     if isinstance(readings, dict):
-        record["readings"] = {k: v for k, v in readings.items() if peer >= READING_SINCE.get(k, (1, 0))}
+        record["readings"] = {
+            k: v
+            for k, v in readings.items()
+            if peer >= READING_SINCE.get(k, (1, 0)) and peer >= VALUE_SINCE.get((k, v), (1, 0))
+        }
     return record
 
 

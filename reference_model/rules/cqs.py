@@ -86,6 +86,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("signals:OVERFLOW_QUEUE", "inspect.structures.*.overflow_queues"),
+        readings=("cqs_reselect",),
         profiles=CQS,
     ),
     Rule(
@@ -98,7 +99,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("signals:OVERFLOW_QUEUE", "inspect.structures.*.overflow_queues"),
-        readings=("cqs_target",),
+        readings=("cqs_target", "cqs_reselect"),
         profiles=CQS,
     ),
     Rule(

@@ -43,6 +43,7 @@ LADDER_SELECTION = {
     "relative": ["QE", "QD", "QC", "QB"],  # ... 58 -> 53.5 <= 56
     "drop-points": ["QE", "QD", "QC"],  # ... 63 -> 58 <= 60
     "drop-relative": ["QE", "QD"],  # 80 -> 70 -> 63 <= 64
+    "points-floor": ["QE", "QD", "QC", "QB", "QA"],  # as points: 70 - 20 is above 0
 }
 # The "simple" structure: 700 elements (70%); A alone brings usage to 40%.
 SIMPLE = {"A": 300, "B": 250, "C": 150}
@@ -262,7 +263,30 @@ def test_cqs_007_selection_stops_once_target_met(reading):
 
 
 def test_cqs_007_readings_give_different_selections_on_the_ladder():
-    assert 4 == len({tuple(v) for v in LADDER_SELECTION.values()})
+    assert 4 == len({tuple(v) for v in LADDER_SELECTION.values()})  # (points-floor differs below 20% only)
+
+
+@pytest.mark.parametrize(("reading", "ends"), [("points", False), ("points-floor", True)])
+def test_cqs_015_below_20_the_points_target_is_never_reached_or_is_an_empty_structure(reading, ends):
+    """OVFLWMAX(10): 20 points below it is no usage at all; an empty primary ends overflow mode under
+    points-floor, never under points (ibm-facts 1.3)."""
+    model = build({"A": 60, "B": 50}, ovflwmax=10, ovflwstr=None, readings=Readings(cqs_target=reading))
+    fill(model, {"A": 60, "B": 50})
+    fail(model)
+    drain(model, "A")
+    drain(model, "B")
+    assert (not ends) == prim(model)["overflow_mode"]
+
+
+@pytest.mark.parametrize(("reading", "more"), [("none", []), ("select", ["OVERFLOW_QUEUE PRI B"])])
+def test_cqs_006_reaching_the_threshold_again_in_overflow_mode_selects_more_by_reading(reading, more):
+    """With OVFLWSTR: A moves as overflow starts (primary 40%); filling B takes the primary to 70%
+    again, and CQS selects B then, or selects nothing more (cqs_reselect)."""
+    model = build(SIMPLE, readings=Readings(cqs_reselect=reading))
+    fill(model, SIMPLE)
+    fail(model)
+    outs = fill(model, {"B": 300})
+    assert more == [s for s in signals(outs) if s.startswith("OVERFLOW_QUEUE ")]
 
 
 @pytest.mark.parametrize("reading", TARGETS)
@@ -555,7 +579,7 @@ def test_cqs_014_scan_does_not_end_overflow_without_ovflwstr():
 
 # -- CQS-015: leaving overflow without an overflow structure ---------------------------------------
 
-SIMPLE_TARGET = {"points": 50, "relative": 56, "drop-points": 50, "drop-relative": 56}  # base 70
+SIMPLE_TARGET = {"points": 50, "relative": 56, "drop-points": 50, "drop-relative": 56, "points-floor": 50}  # base 70
 
 
 @pytest.mark.parametrize("reading", TARGETS)
@@ -602,6 +626,7 @@ def test_cqs_015_failed_alter_already_at_target_ends_overflow_at_once(reading):
         "relative": ([], True, False),
         "drop-points": (["A"], False, True),
         "drop-relative": (["A"], False, True),
+        "points-floor": ([], True, False),
     }[reading]
     assert expected == (selected(out), "CQS-015" in out.rules, prim(model)["overflow_mode"])
 
