@@ -4,17 +4,24 @@ at least every two seconds in a CI log, nothing with ``-q``.
 The work itself never prints: it reports counts through :meth:`Progress.watch` (a state
 machine's recorder: cases, steps, failures) or :meth:`Progress.advance` (items done), and a
 daemon thread reads them.  Reading counts another thread writes is safe here: they are ints.
+Status lines go through :meth:`Progress.say`, which keeps a live bar intact.  A subclass
+shows other counts by overriding :meth:`Progress.line`, :meth:`Progress.position` and
+:meth:`Progress.postfix` (``spark_fuzz.progress.SparkProgress``: ``fuzz`` and ``diff``).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
 from typing import Any, TextIO
 
-#: Seconds between plain progress lines (the issue's bound: at least every 2 s).
+#: The longest wait between plain progress lines (the issue's bound: at least every 2 s).
 INTERVAL = 2.0
+#: Lines are due at this share of the interval, on a fixed schedule: a thread woken late on a busy
+#: machine (two cores, other jobs, the work holding the GIL) still keeps within the interval.
+EARLY = 0.8
 
 
 class Progress:
@@ -72,6 +79,27 @@ class Progress:
             parts.append(f"ETA {elapsed * (estimate - cases) / cases:.0f} s")
         return " ".join(parts)
 
+    def position(self) -> int:
+        """Where a live bar stands (items done)."""
+        return self.counts()[0]
+
+    def postfix(self) -> str:
+        """What a live bar shows after its counts."""
+        _, steps, failures = self.counts()
+        return f"{self.phase} {steps} steps, {failures} failing"
+
+    def final_line(self) -> str:
+        return self.line() + " (done)"
+
+    def say(self, text: str) -> None:
+        """A status line on the stream (above a live bar); nothing with ``quiet``."""
+        if self.quiet:
+            return
+        if self._bar is not None:
+            self._bar.write(text, file=self.stream)
+        else:
+            print(text, file=self.stream, flush=True)
+
     def __enter__(self) -> Progress:
         if self.quiet:
             return self
@@ -91,18 +119,24 @@ class Progress:
             self._thread.join(timeout=self.interval + 1)
         if self._bar is not None:
             self._bar.close()
-        elif not self.quiet:
-            print(self.line() + " (done)", file=self.stream, flush=True)
+            self._bar = None
+        elif not self.quiet and exc[0] is None:  # (an error says so itself, in one line)
+            print(self.final_line(), file=self.stream, flush=True)
 
     def _loop(self) -> None:
-        while not self._stop.wait(self.interval if self._bar is None else 0.5):
-            if self._bar is not None:
-                cases, steps, failures = self.counts()
-                self._bar.n = cases
-                self._bar.set_postfix_str(f"{self.phase} {steps} steps, {failures} failing", refresh=False)
-                self._bar.refresh()
-            else:
-                print(self.line(), file=self.stream, flush=True)
+        period = EARLY * self.interval if self._bar is None else min(0.5, self.interval)
+        due = time.monotonic() + period
+        while not self._stop.wait(max(0.0, due - time.monotonic())):
+            due = max(due + period, time.monotonic() + period / 2)  # (after a long stall: no burst of lines)
+            try:
+                if self._bar is not None:
+                    self._bar.n = self.position()
+                    self._bar.set_postfix_str(self.postfix(), refresh=False)
+                    self._bar.refresh()
+                else:
+                    print(self.line(), file=self.stream, flush=True)
+            except Exception:  # progress must never break the work it reports on
+                return
 
     def _retire(self) -> None:
         rec, self._recorder = self._recorder, None
@@ -113,7 +147,10 @@ class Progress:
 
 
 def _is_terminal(stream: TextIO) -> bool:
+    """A terminal a bar can be drawn on (a pseudo-terminal of no width, as some CI runners give, gets lines)."""
     try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+        if not stream.isatty():
+            return False
+        return os.get_terminal_size(stream.fileno()).columns > 0
+    except (AttributeError, ValueError, OSError):
+        return stream.isatty() if hasattr(stream, "isatty") else False

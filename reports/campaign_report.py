@@ -16,7 +16,8 @@ from tabulate import tabulate
 from reference_model.rules import RULES
 
 Record = Mapping[str, Any]
-HEADLINES = {0: "NO DIVERGENCE FOUND", 1: "DIVERGENCES FOUND", 2: "CONFIGURATION ERROR", 3: "ADAPTER FAULTS FOUND"}
+HEADLINES = {0: "NO DIVERGENCE FOUND", 1: "DIVERGENCES FOUND", 2: "CONFIGURATION ERROR", 3: "ADAPTER FAULTS FOUND",
+             4: "NOTHING JUDGED (no claimed rule decided a step)"}  # fmt: skip
 DIFF_TITLES = {
     "new": "New failures (fail in B, passed in A)",
     "fixed": "Fixed failures (failed in A, pass in B)",

@@ -184,11 +184,18 @@ def wave_size(cores: int, blocks: int) -> int:
     return max(2, cores, min(MAX_BLOCKS_PER_CORE * cores, -(-blocks // MIN_WAVES)))
 
 
-def waves(blocks: Sequence[Block], size: int) -> Iterator[list[Block]]:
-    """Consecutive groups of at most ``size`` blocks: one Spark job each."""
+def waves(blocks: Sequence[Block], size: int, first: int | None = None) -> Iterator[list[Block]]:
+    """Consecutive groups of at most ``size`` blocks: one Spark job each.
+
+    ``first`` (at most ``size``) blocks make the first job: one block per core ends soon, so the
+    progress line has a rate and an ETA after one block's time, not a whole job's.
+    """
     size = max(1, size)
-    for start in range(0, len(blocks), size):
-        yield list(blocks[start : start + size])
+    start = min(size, max(1, first), len(blocks)) if first is not None else 0
+    if start:
+        yield list(blocks[:start])
+    for begin in range(start, len(blocks), size):
+        yield list(blocks[begin : begin + size])
 
 
 def identity_mismatch(stored: Mapping[str, Any], wanted: Mapping[str, Any]) -> list[str]:

@@ -35,6 +35,7 @@ import argparse
 import contextlib
 import datetime as dt
 import json
+import logging
 import os
 import platform
 import shutil
@@ -67,13 +68,13 @@ from spark_fuzz.blocks import (
     waves,
 )  # fmt: skip
 from spark_fuzz.options import connect_endpoint, remote_address
-from spark_fuzz.progress import ProgressReporter, Tally
+from spark_fuzz.progress import INTERVAL, ProgressReporter, SparkProgress, Tally
 from spark_fuzz.session import java_version, master_of, parallelism, sql_api
 
 #: A session: classic (``pyspark.sql.SparkSession``) or Spark Connect (``pyspark.sql.connect``).
 Session = Any
 
-EXIT_OK, EXIT_NONCONFORMING, EXIT_USAGE, EXIT_ADAPTER = 0, 1, 2, 3
+EXIT_OK, EXIT_NONCONFORMING, EXIT_USAGE, EXIT_ADAPTER, EXIT_NOTHING_JUDGED = 0, 1, 2, 3, 4
 MANIFEST = "campaign.json"
 MANIFEST_FORMAT = "cfconform-campaign"
 #: Wave jobs kept in flight: the next job's tasks start while the last tasks of the
@@ -82,6 +83,9 @@ JOBS_IN_FLIGHT = 2
 DIVERGENCE_COLUMNS = ("kind", "block", "trace", "seed", "profile", "verdict", "step", "rules", "field", "expected",
                       "observed", "op", "signature", "trace_length")  # fmt: skip
 BLOCK_COLUMNS = ("block", "first", "traces", "steps", "divergences", "faults", "seconds")
+
+
+log = logging.getLogger("cfconform.fuzz")
 
 
 class CampaignMismatch(Exception):
@@ -191,14 +195,21 @@ def write_wave(spark: Session, spec: CampaignSpec, wave: list[Block], parts: str
     frame = wave_rows(spark, spec, wave).observe(observation, *figures)
     (frame.write.mode("overwrite").option("partitionOverwriteMode", "dynamic").option("compression", "zstd")
      .partitionBy("block").parquet(parts))  # fmt: skip
+    figures = observation.get
     if tally is not None:
-        tally.add(observation.get)
+        tally.add(figures)
+    log.info("job of blocks %d-%d done: %s", wave[0].index, wave[-1].index,
+             ", ".join(f"{figures.get(name) or 0:,} {name}" for name in Tally.FIELDS))  # fmt: skip
 
 
 def run_waves(spark: Session, spec: CampaignSpec, pending: list[Block], parts: str, per_job: int,
-              tally: Tally | None = None, in_flight: int = JOBS_IN_FLIGHT) -> None:  # fmt: skip
-    """All pending blocks, ``per_job`` per job, ``in_flight`` jobs at a time (in block order)."""
-    groups = list(waves(pending, per_job))
+              tally: Tally | None = None, in_flight: int = JOBS_IN_FLIGHT,
+              first_job: int | None = None) -> None:  # fmt: skip
+    """All pending blocks, ``per_job`` per job (``first_job`` in the first), ``in_flight`` jobs at a time
+    (in block order)."""
+    groups = list(waves(pending, per_job, first_job))
+    if first_job is not None and len(groups) > 1:  # alone, so no bigger job takes the cores first
+        write_wave(spark, spec, groups.pop(0), parts, tally)
     if in_flight <= 1 or len(groups) <= 1:
         for wave in groups:
             write_wave(spark, spec, wave, parts, tally)
@@ -339,10 +350,17 @@ def export_reproducers(fs: ArrowFS, spec: CampaignSpec, examples: list[triage.Ex
     return out
 
 
-def exit_code_of(tot: dict[str, Any]) -> int:
+def exit_code_of(tot: dict[str, Any], coverage: list[dict[str, Any]] | None = None,
+                 families: list[str] | None = None) -> int:  # fmt: skip
+    """3 adapter faults, 1 divergences, 4 when no rule of a claimed family decided a step (nothing
+    judged is not a pass: the exit-code contract), else 0."""
     if tot.get("faults"):
         return EXIT_ADAPTER
-    return EXIT_NONCONFORMING if tot.get("divergences") else EXIT_OK
+    if tot.get("divergences"):
+        return EXIT_NONCONFORMING
+    claimed = set(families) if families is not None else None
+    judged = any(c["count"] and (claimed is None or c["rule"].split("-")[0] in claimed) for c in coverage or ())
+    return EXIT_OK if coverage is None or judged else EXIT_NOTHING_JUDGED
 
 
 # -- the campaign -------------------------------------------------------------------------------------
@@ -350,13 +368,15 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
                  partitions: int | None = None, max_blocks: int | None = None, max_signatures: int = 20,
                  triage_failures: bool = True, progress_seconds: float = 5.0,
                  arguments: dict[str, Any] | None = None, emit: Callable[[str], None] = _say,
-                 in_flight: int = JOBS_IN_FLIGHT) -> dict[str, Any]:  # fmt: skip
+                 in_flight: int = JOBS_IN_FLIGHT, progress: SparkProgress | None = None) -> dict[str, Any]:  # fmt: skip
     """Run (or resume) a campaign into ``out``; returns the summary record (also ``OUT/summary.json``).
 
     Raises :class:`CampaignMismatch` if ``out`` holds a campaign with other arguments.
     The summary's ``complete`` is False when ``max_blocks`` stopped the run early (then
-    nothing is consolidated; rerun to resume).
+    nothing is consolidated; rerun to resume).  ``progress`` (``cfconform fuzz``) is told each
+    phase and follows the blocks; without it, a line every ``progress_seconds`` while blocks run.
     """
+    phase = progress.enter if progress is not None else (lambda text: None)
     started, begin = _now(), time.perf_counter()
     spec = spec.validate()
     caps = caps if caps is not None else probe_capabilities(spec)
@@ -374,17 +394,21 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
             return finished | {"run": {"blocks": 0, "traces": 0, "steps": 0, "resumed": True, "compute_seconds": 0.0,
                                        "elapsed_seconds": round(time.perf_counter() - begin, 3)}}  # fmt: skip
     clean_staging(fs)
+    phase("planning the blocks")
     cores = parallelism(spark)
     per_job = partitions or wave_size(cores, len(pending))
     if pending:
         emit(f"campaign {spec.campaign_id}: {len(pending)} of {len(blocks)} blocks to run "
              f"({len(done)} already done) into {fs.local_path(fs.root)}")  # fmt: skip
     tally = Tally()
-    reporter = ProgressReporter(spec.traces, traces_before, tally.read, every=progress_seconds if pending else 0,
-                                emit=emit)  # fmt: skip
+    every = progress_seconds if pending and progress is None else 0
+    reporter = ProgressReporter(spec.traces, traces_before, tally.read, every=every, emit=emit)
+    if progress is not None:
+        progress.follow(tally.read, traces_before)
     compute_start = time.perf_counter()
     with reporter:
-        run_waves(spark, spec, pending, fs.path("parts"), per_job, tally, in_flight)
+        first = None if partitions else cores  # (a rate and an ETA after one block's time)
+        run_waves(spark, spec, pending, fs.path("parts"), per_job, tally, in_flight, first_job=first)
     compute_seconds = time.perf_counter() - compute_start
     now_done = done | {b.index for b in pending}
     run = {"blocks": len(pending), "traces": tally["traces"], "steps": tally["steps"],
@@ -400,11 +424,14 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
              "to resume")  # fmt: skip
         summary |= {"run": run, "finished": _now(), "exit_code": EXIT_OK}
         return summary
+    phase("consolidating the tables")
     tables = consolidate(spark, fs, spec, len(blocks), cores)
     tot, coverage, examples = concurrently(
         partial(totals, spark, tables), partial(coverage_counts, spark, tables),
         partial(failure_examples, spark, tables["divergences"]),
     )  # fmt: skip
+    if triage_failures and examples:
+        phase(f"minimising {min(len(examples), max_signatures)} failure signatures")
     triaged = export_reproducers(fs, spec, examples, max_signatures, emit) if triage_failures else {}
     elapsed = time.perf_counter() - begin
     run |= {
@@ -415,8 +442,9 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
     summary |= {
         "run": run, "totals": tot, "coverage": coverage,
         "signatures": [e.to_record() | {"triage": triaged.get(e.signature)} for e in examples],
-        "finished": _now(), "exit_code": exit_code_of(tot),
+        "finished": _now(), "exit_code": exit_code_of(tot, coverage, caps.get("families")),
     }  # fmt: skip
+    phase("writing the reports")
     write_meta(spark, fs, summary)
     write_reports(fs, summary)
     return summary
@@ -576,9 +604,11 @@ def session(
     conf: dict[str, str] | None = None,
     verbose: bool = False,
     remote: str | None = None,
+    emit: Callable[[str], None] | None = None,
 ) -> Iterator[Session]:
     """The running session of the asked kind if there is one (tests, notebooks), else a new one stopped
-    afterwards (for Spark Connect: this client's session; the server keeps running)."""
+    afterwards (for Spark Connect: this client's session; the server keeps running).  ``emit`` prints
+    where to watch it (default: stderr)."""
     from spark_fuzz.session import active_session, build_session, describe
 
     active = active_session(remote)
@@ -588,11 +618,21 @@ def session(
     spark = build_session(master, app_name, remote=remote, conf=conf, verbose=verbose)
     where = describe(spark, remote)
     if where:  # once, where Spark's own start-up lines are hidden
-        print(f"{app_name.split()[0].replace('-', ' ')}: {where}", file=sys.stderr, flush=True)
+        if emit is not None:
+            emit(where)
+        else:
+            print(f"{app_name.split()[0].replace('-', ' ')}: {where}", file=sys.stderr, flush=True)
     try:
         yield spark
     finally:
         spark.stop()
+
+
+def _progress(args: argparse.Namespace, label: str, total: int | None = None) -> SparkProgress:
+    """The command's progress: silenced by ``-q`` (or ``--progress-seconds 0``)."""
+    every = getattr(args, "progress_seconds", INTERVAL)
+    quiet = bool(getattr(args, "quiet", False)) or every == 0
+    return SparkProgress(label, total, quiet=quiet, interval=every or INTERVAL)
 
 
 def fuzz_main(args: argparse.Namespace) -> int:
@@ -605,27 +645,33 @@ def fuzz_main(args: argparse.Namespace) -> int:
     conf = spark_conf(args.conf)
     _local_writable("--out", args.out)
     remote = spark_target(args)
-    caps = probe_capabilities(spec)
-    spec = narrow_profiles(spec, caps, asked_both=args.profile == "both")
-    spec = attrs.evolve(spec, skip=support.skipped(shard.adapter_loader(spec), caps, spec.profiles))
-    if spec.skip:
-        _say(f"not generated for this implementation (unclaimed or not supported): {', '.join(spec.skip)}")
-    arguments = {k: v for k, v in vars(args).items() if not k.startswith("_") and not callable(v)}
-    arguments["remote"] = remote
-    verbose = bool(getattr(args, "verbose", False))
-    where = f"Spark Connect {remote}" if remote else f"Spark ({args.master or 'local[*]'})"
-    _say(f"starting {where} for campaign {spec.campaign_id}: {spec.traces} traces")
-    with session(args.master, f"cfconform-fuzz {spec.campaign_id}", conf, verbose, remote) as spark:
-        arguments["master"] = master_of(spark)
-        try:
-            summary = run_campaign(
-                spark, spec, args.out, caps=caps, partitions=args.partitions, max_blocks=args.max_blocks,
-                max_signatures=args.max_signatures, triage_failures=not args.no_triage,
-                progress_seconds=args.progress_seconds, arguments=arguments,
-            )  # fmt: skip
-        except CampaignMismatch as err:
-            print(f"cfconform fuzz: refusing to run: {err}", file=sys.stderr)
-            return EXIT_USAGE
+    progress = _progress(args, "cfconform fuzz", spec.traces)
+    say = lambda line: progress.say(f"cfconform fuzz: {line}")  # noqa: E731
+    with progress:
+        progress.enter("probing the implementation")
+        caps = probe_capabilities(spec)
+        spec = narrow_profiles(spec, caps, asked_both=args.profile == "both")
+        spec = attrs.evolve(spec, skip=support.skipped(shard.adapter_loader(spec), caps, spec.profiles))
+        if spec.skip:
+            say(f"not generated for this implementation (unclaimed or not supported): {', '.join(spec.skip)}")
+        arguments = {k: v for k, v in vars(args).items() if not k.startswith("_") and not callable(v)}
+        arguments["remote"] = remote
+        verbose = bool(getattr(args, "verbose", False))
+        where = f"Spark Connect {remote}" if remote else f"Spark ({args.master or 'local[*]'})"
+        say(f"starting {where} for campaign {spec.campaign_id}: {spec.traces} traces")
+        progress.enter(f"starting {where}")
+        with session(args.master, f"cfconform-fuzz {spec.campaign_id}", conf, verbose, remote, say) as spark:
+            arguments["master"] = master_of(spark)
+            try:
+                summary = run_campaign(
+                    spark, spec, args.out, caps=caps, partitions=args.partitions, max_blocks=args.max_blocks,
+                    max_signatures=args.max_signatures, triage_failures=not args.no_triage,
+                    arguments=arguments, emit=say, progress=progress,
+                )  # fmt: skip
+            except CampaignMismatch as err:
+                print(f"cfconform fuzz: refusing to run: {err}", file=sys.stderr)
+                return EXIT_USAGE
+            progress.enter("stopping Spark")
     from reports.campaign_report import render_summary_text
 
     print(render_summary_text(summary), end="")
@@ -640,15 +686,22 @@ def diff_main(args: argparse.Namespace) -> int:
         _local_campaign(option, run)  # before the JVM starts: a missing directory is a usage error
     remote = spark_target(args)
     verbose = bool(getattr(args, "verbose", False))
-    with session(args.master, "cfconform-diff", verbose=verbose, remote=remote) as spark:
-        try:
-            record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
-        except ConfigurationError:
-            raise
-        except Exception as err:  # a campaign's tables unreadable (a corrupt Parquet file): its input, exit 2
-            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise ConfigurationError("RUN_A/RUN_B", f"{args.run_a} {args.run_b}", f"readable campaigns ({first})",
-                                     UNKNOWN_FIELD) from None  # fmt: skip
+    progress = _progress(args, "cfconform diff")
+    with progress:
+        where = f"Spark Connect {remote}" if remote else f"Spark ({args.master or 'local[*]'})"
+        progress.enter(f"starting {where}")
+        say = lambda line: progress.say(f"cfconform diff: {line}")  # noqa: E731
+        with session(args.master, "cfconform-diff", verbose=verbose, remote=remote, emit=say) as spark:
+            progress.enter("joining the campaigns' divergences")
+            try:
+                record = diff_campaigns(spark, args.run_a, args.run_b, limit=args.limit)
+            except ConfigurationError:
+                raise
+            except Exception as err:  # a campaign's tables unreadable (a corrupt Parquet file): its input, exit 2
+                first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                raise ConfigurationError("RUN_A/RUN_B", f"{args.run_a} {args.run_b}", f"readable campaigns ({first})",
+                                         UNKNOWN_FIELD) from None  # fmt: skip
+            progress.enter("stopping Spark")
     print(render_diff_text(record), end="")
     return EXIT_OK
 

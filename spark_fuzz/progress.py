@@ -5,6 +5,11 @@ rows: traces, divergences, faults, steps) to a :class:`Tally`; :class:`ProgressR
 polls ``tally.read`` from a daemon thread and emits lines made by the pure
 :func:`progress_line`.  Nothing here needs a SparkContext, so the same progress works on
 Spark Connect.
+
+:class:`SparkProgress` is what ``cfconform fuzz`` and ``cfconform diff`` show from their
+first second to their last (issue 24): the phase and its time while Spark starts, plans,
+consolidates, triages or joins, and the campaign's line while blocks run; a live bar on
+a terminal, a line every 2 s in a log, nothing with ``-q``.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
+
+from conformance.progress import INTERVAL, Progress
 
 
 def progress_line(done: int, total: int, divergences: int, faults: int, elapsed: float, computed: int) -> str:
@@ -99,3 +107,54 @@ class ProgressReporter:
 
     def __exit__(self, *exc: object) -> None:
         self.stop(final=exc[0] is None)
+
+
+class SparkProgress(Progress):
+    """The progress of ``cfconform fuzz`` or ``diff`` from start to end (see the module docstring).
+
+    :meth:`enter` names the phase under way (starting Spark, consolidating, ...); :meth:`follow`
+    switches to the campaign's line (traces done of ``total``, divergences, faults, this run's
+    rate and ETA) while blocks run, read from ``read()`` (:meth:`Tally.read`).
+    """
+
+    def __init__(self, label: str, total: int | None = None, *, quiet: bool = False, stream: Any = None,
+                 interval: float = INTERVAL) -> None:  # fmt: skip
+        super().__init__(label, total, "trace", quiet=quiet, stream=stream, interval=interval)
+        self._read: Callable[[], tuple[int, int, int]] | None = None
+        self._done_before = 0
+        self._run_start = self._start
+
+    def enter(self, phase: str) -> None:
+        """A phase without counts begins (the line shows it and the time since the command started)."""
+        self.phase = phase
+
+    def follow(self, read: Callable[[], tuple[int, int, int]], done_before: int = 0) -> None:
+        """Blocks start running: ``read()`` gives this run's finished traces, divergences and faults."""
+        self._read, self._done_before, self._run_start, self.phase = read, done_before, time.monotonic(), ""
+        if self._bar is not None:  # the bar's rate and ETA are this run's, as the line's
+            self._bar.reset(total=self.total)
+            self._bar.initial = self._bar.n = done_before
+
+    def _figures(self) -> tuple[int, int, int]:
+        return self._read() if self._read is not None else (0, 0, 0)
+
+    def line(self) -> str:
+        elapsed = time.monotonic() - self._start
+        if self._read is None or self.phase:
+            return f"{self.label}: {self.phase or 'started'} ({elapsed:.0f} s)"
+        traces, divergences, faults = self._figures()
+        ran = time.monotonic() - self._run_start
+        total = self.total or 0
+        return f"{self.label}: " + progress_line(self._done_before + traces, total, divergences, faults, ran, traces)
+
+    def final_line(self) -> str:
+        return f"{self.label}: done in {time.monotonic() - self._start:.0f} s"
+
+    def position(self) -> int:
+        return self._done_before + self._figures()[0]
+
+    def postfix(self) -> str:
+        if self._read is None or self.phase:
+            return self.phase
+        _, divergences, faults = self._figures()
+        return f"{divergences:,} divergences, {faults:,} faults"

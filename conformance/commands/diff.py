@@ -7,7 +7,9 @@ Example::
 Joins the two campaigns' ``divergences/`` tables on ``(seed, profile)`` with Spark
 (``local[*]``, ``--master URL``, or a Spark Connect server: ``--remote sc://HOST:PORT``) and
 prints, as tables: failures new in B, fixed in B and changed (the same trace fails
-differently).  A trace only one campaign ran is "not-compared".  Exit 0.
+differently).  A trace only one campaign ran is "not-compared".  Exit 0; 2 when a RUN is no
+campaign (a local one is checked before the JVM starts), a table is unreadable, or Java is
+missing.  Progress on stderr from the first 2 s to the end (``-q``: none).
 """
 
 from __future__ import annotations

@@ -18,7 +18,10 @@ variable; needs ``pip install 'cfconform[connect]'``); the same arguments work w
 with ``cfconform replay``) and ``report.md``/``report.html`` to ``--out``.  Rerunning
 the same command resumes an interrupted campaign; other arguments with the same
 ``--out`` are refused (exit 2).  Exit codes: 0 nothing found, 1 divergences,
-2 usage or configuration error, 3 adapter faults.
+2 usage or configuration error (found before Spark starts: bounds, ``--out``, Java), 3 adapter
+faults, 4 nothing judged (no rule of a family the implementation claims decided a step).
+Progress on stderr from the first 2 s to the end, at least every 2 s (``-q``: none; ``-v``: a
+line per Spark job and Spark's own log).
 """
 
 from __future__ import annotations

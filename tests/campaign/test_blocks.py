@@ -86,6 +86,13 @@ def test_waves_group_blocks_in_order():
     assert [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]] == [[b.index for b in w] for w in waves(blocks, 4)]
 
 
+def test_the_first_wave_can_be_smaller_so_a_rate_is_known_early():
+    blocks = plan_blocks(10, 1)
+    assert [[0, 1], [2, 3, 4, 5], [6, 7, 8, 9]] == [[b.index for b in w] for w in waves(blocks, 4, first=2)]
+    assert [[0]] == [[b.index for b in w] for w in waves(blocks[:1], 4, first=2)]
+    assert [] == list(waves([], 4, first=2))
+
+
 @pytest.mark.parametrize(
     ("name", "expected"),
     [("block=12", 12), ("block=0/", 0), ("file:/x/parts/block=3", 3), ("block=x", None), (".spark-staging-1", None),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import attrs
@@ -110,3 +111,19 @@ class FailsThirdOperation(_Faulty):
         if self.applied == 3:
             raise AdapterError("lost", step=0)
         return super().apply(op)
+
+
+class ClaimsNothing(_Faulty):
+    """A conforming implementation that claims no rule family: nothing can be judged (exit 4)."""
+
+    def capabilities(self) -> Capabilities:
+        return attrs.evolve(super().capabilities(), families=())
+
+
+class Slow(_Faulty):
+    """A conforming implementation that takes 50 ms to open each case: a run long enough to watch its
+    progress lines (a dev profile run of one profile: about 5 s more)."""
+
+    def open(self, config: Any) -> None:
+        time.sleep(0.05)
+        super().open(config)
