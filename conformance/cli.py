@@ -4,9 +4,9 @@ Each subcommand is a module in :mod:`conformance.commands` exposing ``NAME``,
 ``HELP``, ``configure(parser)`` and ``run(args) -> int``; they are found by
 scanning that package, so adding a command never edits this file.
 
-Exit codes (documented in README.md): 0 conforms / success, 1 does not
-conform, 2 usage or configuration error, 3 implementation or protocol error (or a run that
-could not complete), 4 nothing judged.  A tool failure never exits 1.
+Exit codes (:data:`EXIT_CODES`, shown by ``--help`` and documented in README.md): 0 conforms /
+success, 1 does not conform, 2 usage or configuration error, 3 implementation or protocol error
+(or a run that could not complete), 4 nothing judged.  A tool failure never exits 1.
 """
 
 from __future__ import annotations
@@ -24,6 +24,19 @@ from typing import NoReturn
 from reference_model.errors import ConfigurationError
 
 EXIT_OK, EXIT_NONCONFORMING, EXIT_USAGE, EXIT_ADAPTER = 0, 1, 2, 3
+#: The exit-code contract, as ``--help`` shows it and README.md's table states it (a test keeps them equal).
+EXIT_CODES = (
+    (0, "conforms (with at least one rule judged), or the command succeeded"),
+    (1, "does not conform (fuzz: divergences found; replay: the failure still stands or was not judged)"),
+    (2, "usage or configuration error, found before any work starts (e.g. an unwritable --out, no Java)"),
+    (3, "implementation or protocol error, or a run that could not complete"),
+    (4, "nothing was judged: no rule or mutant selected (--rules matching nothing), none claimed or reached"),
+)
+EPILOG = "exit codes, the same for every command:\n" + "\n".join(f"  {code}  {text}" for code, text in EXIT_CODES)
+EPILOG += (
+    "\n\nrun, mutants, fuzz and diff report progress on stderr within 2 s of starting and at least every 2 s\n"
+    "after (a bar on a terminal, lines in a log); -q silences it, -v adds a line per case, mutant or job."
+)
 
 
 def _commands() -> list:
@@ -31,6 +44,13 @@ def _commands() -> list:
 
     mods = [importlib.import_module(f"{pkg.__name__}.{m.name}") for m in pkgutil.iter_modules(pkg.__path__)]
     return sorted((m for m in mods if hasattr(m, "NAME")), key=lambda m: m.NAME)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, with the epilog's lines (the exit-code table) kept as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "".join(indent + line for line in text.splitlines(keepends=True))
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -41,14 +61,18 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(prog="cfconform", description=__doc__.splitlines()[0])
-    parser.add_argument("-v", "--verbose", action="store_true", help="log detail to stderr")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    parser = _OneLineParser(
+        prog="cfconform", description=__doc__.splitlines()[0], epilog=EPILOG, formatter_class=_Formatter
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="a line per case, mutant or Spark job on stderr, and Spark's log"
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress or status lines on stderr")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected error")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_OneLineParser)
     for mod in _commands():
-        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP, epilog=EPILOG, formatter_class=_Formatter)
         mod.configure(p)
         p.set_defaults(_run=mod.run)
     return parser
@@ -65,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args._run(args))
     except ConfigurationError as err:
-        print(f"cfconform: configuration error: {err}", file=sys.stderr)
+        print(f"cfconform {args.command}: configuration error: {err}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("cfconform: interrupted", file=sys.stderr)

@@ -17,29 +17,38 @@ import tomllib
 from pathlib import Path
 
 from conformance.results import Deviation
-from reference_model.errors import ConfigurationError
+from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 from reference_model.rules import RULE_BY_ID
 
 
 def load_deviations(path: str | Path) -> tuple[Deviation, ...]:
-    """Read and validate a deviations file; errors name the entry and field."""
+    """Read and validate a deviations file; errors name the entry and field.
+
+    A bad file is a usage error (exit 2): its message cites no rule, as no rule decides a file's shape.
+    """
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as err:
-        raise ConfigurationError("deviations", str(path), f"a readable TOML file ({err})", "none: file") from err
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigurationError("--deviations", str(path), f"a readable TOML file ({err})", UNKNOWN_FIELD) from err
+    entries = data.get("deviation", [])
+    if not isinstance(entries, list):
+        raise ConfigurationError(f"{path}: deviation", entries, "[[deviation]] tables", UNKNOWN_FIELD)
     out = []
-    for i, entry in enumerate(data.get("deviation", [])):
-        where = f"deviation[{i}]"
-        rule = entry.get("rule")
+    for i, entry in enumerate(entries):
+        where = f"{path}: deviation[{i}]"
+        rule = entry.get("rule") if isinstance(entry, dict) else None
         if rule not in RULE_BY_ID:
-            raise ConfigurationError(f"{where}.rule", rule, "a rule ID from `cfconform rules`", "none: file")
+            raise ConfigurationError(f"{where}.rule", rule, "a rule ID from `cfconform rules`", UNKNOWN_FIELD)
         reason = entry.get("reason")
         if not isinstance(reason, str) or not reason.strip():
-            raise ConfigurationError(f"{where}.reason", reason, "a non-empty string", rule)
+            raise ConfigurationError(f"{where}.reason", reason, "a non-empty string", UNKNOWN_FIELD)
         expires = entry.get("expires")
         if isinstance(expires, str):
-            expires = dt.date.fromisoformat(expires)
-        if expires is not None and not isinstance(expires, dt.date):
-            raise ConfigurationError(f"{where}.expires", expires, "a date (YYYY-MM-DD)", rule)
+            try:
+                expires = dt.date.fromisoformat(expires)
+            except ValueError:
+                raise ConfigurationError(f"{where}.expires", expires, "a date (YYYY-MM-DD)", UNKNOWN_FIELD) from None
+        if expires is not None and (not isinstance(expires, dt.date) or isinstance(expires, dt.datetime)):
+            raise ConfigurationError(f"{where}.expires", expires, "a date (YYYY-MM-DD)", UNKNOWN_FIELD)
         out.append(Deviation(rule, reason.strip(), expires))
     return tuple(out)

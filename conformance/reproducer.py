@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import pprint
+import reprlib
 import shlex
 import sys
 from collections.abc import Callable, Mapping
@@ -136,12 +137,24 @@ def validate_transcript(data: Any) -> dict[str, Any]:
     _require(expected, "field", str, "expected.")
     if expected["step"] is not None and not isinstance(expected["step"], int):
         raise ConfigurationError("transcript.expected.step", expected["step"], "an integer or null", UNKNOWN_FIELD)
-    config_from_record(config)
+    _decoded("transcript.config", config, config_from_record)
     for i, op in enumerate(ops):
         if not isinstance(op, dict):
             raise ConfigurationError(f"transcript.ops[{i}]", op, "an operation record (object)", UNKNOWN_FIELD)
-        op_from_record(op)
+        _decoded(f"transcript.ops[{i}]", op, op_from_record)
     return data
+
+
+def _decoded(where: str, record: dict[str, Any], decode: Callable[[dict[str, Any]], Any]) -> Any:
+    """``decode(record)``; a record of the wrong shape (a list where an object belongs, say) is a bad
+    transcript naming ``where`` (exit 2), not a crash blamed on the run."""
+    try:
+        return decode(record)
+    except ConfigurationError as err:  # named where it is in the transcript
+        raise ConfigurationError(f"{where}.{err.field}", err.value, err.allowed, err.rule_id) from None
+    except (TypeError, AttributeError, KeyError, ValueError) as err:
+        allowed = f"a record of the documented shape ({type(err).__name__}: {err})"
+        raise ConfigurationError(where, reprlib.repr(record), allowed, UNKNOWN_FIELD) from None
 
 
 def load_transcript(path: str | Path) -> dict[str, Any]:

@@ -20,6 +20,8 @@ DEFAULT_MASTER = "local[*]"
 DEFAULT_OUT = "cfconform-campaign"
 #: Attempts per task in local mode (``local[N]`` never retries a failed task; ``local[N,F]`` does).
 LOCAL_TASK_ATTEMPTS = 4
+#: The longest wait between progress lines (``--progress-seconds``).
+MAX_PROGRESS_SECONDS = 3600.0
 _LOCAL = re.compile(r"^local(?:\[(\*|\d+)\])?$")
 
 
@@ -78,7 +80,7 @@ def configure_fuzz(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                         help="a Spark setting (repeatable), e.g. --conf spark.executor.memory=4g")  # fmt: skip
     parser.add_argument("--progress-seconds", type=float, default=2.0, metavar="S",
-                        help="seconds between progress lines on stderr (0: none; default 2)")  # fmt: skip
+                        help="seconds between progress lines on stderr (0: none, as -q; default 2)")  # fmt: skip
 
 
 def _session_arguments(parser: argparse.ArgumentParser, master_help: str) -> None:
@@ -111,12 +113,16 @@ def adapter_spec(adapter: str | None, adapter_cmd: str | None) -> str:
     """The adapter spec from ``--adapter SPEC`` or ``--adapter-cmd CMD`` (``wire:CMD``)."""
     if (adapter is None) == (adapter_cmd is None):
         raise ConfigurationError("adapter", None, "exactly one of --adapter and --adapter-cmd", UNKNOWN_FIELD)
-    if adapter_cmd is not None:
-        argv = shlex.split(adapter_cmd)
-        if not argv:
-            raise ConfigurationError("--adapter-cmd", adapter_cmd, "the implementation's command", UNKNOWN_FIELD)
-        return f"wire:{shlex.join(argv)}"
-    return adapter.strip()  # type: ignore[union-attr]
+    spec = f"wire:{adapter_cmd}" if adapter_cmd is not None else adapter.strip()  # type: ignore[union-attr]
+    if not spec.startswith("wire:"):
+        return spec
+    try:  # an unbalanced quote is a usage error found before anything starts, not a task's crash
+        argv = shlex.split(spec.removeprefix("wire:"))
+    except ValueError as err:
+        raise ConfigurationError("--adapter", spec, f"a command line ({err})", UNKNOWN_FIELD) from None
+    if not argv:
+        raise ConfigurationError("--adapter", spec, "wire:COMMAND (the implementation's command)", UNKNOWN_FIELD)
+    return f"wire:{shlex.join(argv)}" if adapter_cmd is not None else spec  # (--adapter as given: resumes match)
 
 
 def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
@@ -125,6 +131,10 @@ def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
         value = getattr(args, name, None)
         if value is not None and value < (1 if name == "partitions" else 0):
             raise ConfigurationError(f"--{name.replace('_', '-')}", value, "a whole number >= 1", UNKNOWN_FIELD)
+    every = getattr(args, "progress_seconds", 0.0)
+    if not 0 <= every <= MAX_PROGRESS_SECONDS:  # (NaN fails every comparison)
+        allowed = f"seconds, 0 (no progress lines) to {MAX_PROGRESS_SECONDS:g}"
+        raise ConfigurationError("--progress-seconds", every, allowed, UNKNOWN_FIELD)
     block_size = args.block_size if args.block_size is not None else default_block_size(max(1, args.traces))
     return CampaignSpec(
         adapter=adapter_spec(args.adapter, args.adapter_cmd), traces=args.traces, steps=args.steps, seed=args.seed,

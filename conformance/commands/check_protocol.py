@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from conformance.commands.run import positive_int, timeout_seconds
+
 NAME = "check-protocol"
 HELP = "check that an implementation process speaks the wire protocol (docs/PROTOCOL.md)"
 
@@ -28,14 +30,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--adapter", metavar="wire:COMMAND", help='the implementation\'s command, e.g. "wire:node adapter.js"'
     )
     group.add_argument("--cmd", help=argparse.SUPPRESS)  # the old spelling, kept
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds allowed for each reply (default 10)")
+    parser.add_argument(
+        "--timeout", type=timeout_seconds, default=10.0, help="seconds allowed per reply (default 10; at most 3600)"
+    )
     parser.add_argument(
         "--profile",
         choices=("mq", "cqs"),
         default=None,
         help="profile to open (default: the first one the implementation claims)",
     )
-    parser.add_argument("--max-line-bytes", type=int, default=None, help="reply line limit (default 1 MiB)")
+    parser.add_argument("--max-line-bytes", type=positive_int, default=None, help="reply line limit (default 1 MiB)")
 
 
 def small_config(profile: str) -> Any:
@@ -314,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cfconform check-protocol: --adapter {command!r}: {err}", file=sys.stderr)
         return 2
     if not cmd:
-        print("check-protocol: --cmd is empty")
+        print(f"cfconform check-protocol: --adapter {args.adapter or ''!r}: wire:COMMAND, not empty", file=sys.stderr)
         return 2
     checker = Checker(cmd, args.timeout, args.profile, args.max_line_bytes or MAX_LINE_BYTES)
     ok = checker.run()

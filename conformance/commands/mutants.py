@@ -12,6 +12,8 @@ from typing import Any
 
 from tabulate import tabulate
 
+from conformance.commands.run import format_name, unwritable
+
 NAME = "mutants"
 HEADERS = ("mutant", "seed", "rule", "killed", "seconds", "with repro s", "repro steps", "documented", "rule named")
 HELP = "run the gate against every mutant; print the kill table and the mutation score"
@@ -36,7 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only", default=None, help="shell patterns over mutant IDs, comma-separated, e.g. 'M-QDEPTH-*,M-CQS-01?-a'"
     )
-    parser.add_argument("--format", choices=("text", "json", "table"), default="text", help="text or json")
+    parser.add_argument(
+        "--rules", metavar="PATTERN[,PATTERN]", help="only the mutants of these rule IDs (shell patterns, as run's)"
+    )
+    parser.add_argument("--format", type=format_name, choices=("text", "json"), default="text", help="text or json")
     parser.add_argument(
         "--rows",
         type=Path,
@@ -65,12 +70,18 @@ def run(args: argparse.Namespace) -> int:
     from adapters.mutants import MUTANTS
     from conformance.mutation import kill_all, summary
     from conformance.progress import Progress
+    from conformance.results import matches
 
     patterns = args.only.split(",") if args.only else ["*"]
-    chosen = [m for m in MUTANTS if any(fnmatch.fnmatchcase(m.id, p) for p in patterns)]
+    rules = args.rules.split(",") if args.rules is not None else None
+    chosen = [m for m in MUTANTS if any(fnmatch.fnmatchcase(m.id, p) for p in patterns) and matches(m.rule, rules)]
     if not chosen:  # nothing to judge (the exit-code contract: 4)
-        print(f"cfconform mutants: --only {args.only!r} matches no mutant; nothing judged", file=sys.stderr)
+        given = " ".join(f"{o} {v!r}" for o, v in (("--only", args.only), ("--rules", args.rules)) if v is not None)
+        print(f"cfconform mutants: {given} matches no mutant; nothing judged", file=sys.stderr)
         return 4
+    if args.rows is not None and (problem := unwritable(args.rows.parent)):  # before the first mutant runs
+        print(f"cfconform mutants: --rows {args.rows}: {problem}", file=sys.stderr)
+        return 2
     seeds = args.seeds or [args.seed]
     progress = Progress("cfconform mutants", len(chosen) * len(seeds), "mutant", quiet=getattr(args, "quiet", False))
     with contextlib.ExitStack() as stack:

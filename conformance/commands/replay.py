@@ -9,7 +9,7 @@ Prints each step's verdict and, at the divergence, the rule IDs, field, expected
 and observed values.  Exit codes: 1 the trace still diverges (failure
 confirmed) or it ended unjudged (an operation not supported, a divergence on
 unclaimed rules only), 0 it now conforms, 3 adapter fault, 2 bad transcript or
-adapter spec.
+adapter spec, 4 nothing judged (a transcript with no operation).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from conformance.trace import TraceResult
 
 NAME = "replay"
 HELP = "replay a reproducer transcript; exit 1 if it still diverges, 0 if it now conforms"
-EXIT_OK, EXIT_NONCONFORMING, EXIT_ADAPTER = 0, 1, 3
+EXIT_OK, EXIT_NONCONFORMING, EXIT_ADAPTER, EXIT_NOTHING_JUDGED = 0, 1, 3, 4
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -96,5 +96,8 @@ def run(args: argparse.Namespace) -> int:
     if result.unjudged is not None:
         print(f"result: NOT JUDGED (exit 1): {result.unjudged}; the recorded failure ({recorded}) is not cleared")
         return EXIT_NONCONFORMING
+    if not result.steps_checked:  # a transcript with no operation: nothing judged is not a pass
+        print(f"result: NOTHING JUDGED (exit 4): the transcript has no operation; recorded failure was {recorded}")
+        return EXIT_NOTHING_JUDGED
     print(f"result: CONFORMS (exit 0): all {result.steps_checked} steps pass; recorded failure was {recorded}")
     return EXIT_OK

@@ -17,6 +17,8 @@ import re
 import sys
 from pathlib import Path
 
+from conformance.commands.run import format_name
+from conformance.results import matches
 from reference_model.rules import FAMILIES, RULES, STATUSES
 from reports.rules_doc import render_rules_json, render_rules_markdown, render_rules_table
 from reports.sentences_doc import (
@@ -31,7 +33,7 @@ from reports.sentences_doc import (
 NAME = "rules"
 HELP = "list the rule catalogue (IDs, status, citations, ambiguities)"
 
-EXIT_OK, EXIT_USAGE = 0, 2
+EXIT_OK, EXIT_USAGE, EXIT_NOTHING = 0, 2, 4
 FORMATS = {
     "text": render_rules_table,
     "table": render_rules_table,
@@ -50,8 +52,9 @@ SEED_FILE = re.compile(r"^(\d{3})_.*\.txt$")
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--format", choices=sorted(FORMATS), default="text", help="output format (text, json, markdown)"
-    )
+        "--format", type=format_name, choices=("text", "json", "markdown"), default="text",
+        help="output format (text, json, markdown)",
+    )  # fmt: skip
     parser.add_argument(
         "--family",
         action="append",
@@ -60,6 +63,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"only this family (repeatable): {', '.join(FAMILIES)}",
     )
     parser.add_argument("--status", metavar="STATUS", help=f"only this status: {', '.join(STATUSES)}")
+    parser.add_argument(
+        "--rules", metavar="PATTERN[,PATTERN]", help="only these rule IDs (shell patterns, as cfconform run --rules)"
+    )
     view = parser.add_mutually_exclusive_group()
     view.add_argument(
         "--coverage",
@@ -98,8 +104,8 @@ def _print(text: str) -> int:
 
 
 def _sentence_views(args: argparse.Namespace) -> int:
-    if args.family or args.status is not None:
-        return _usage("--family and --status select rules; --coverage and --sentences take neither")
+    if args.family or args.status is not None or args.rules is not None:
+        return _usage("--family, --status and --rules select rules; --coverage and --sentences take none of them")
     if args.coverage:
         if args.seeds is not None:
             return _usage("--seeds goes with --sentences; --coverage reads only the shipped map")
@@ -128,9 +134,15 @@ def run(args: argparse.Namespace) -> int:
     if args.status is not None and args.status not in STATUSES:
         print(f"cfconform rules: unknown status {args.status}; allowed: {', '.join(STATUSES)}", file=sys.stderr)
         return EXIT_USAGE
+    patterns = args.rules.split(",") if args.rules is not None else None
     selected = [
-        r for r in RULES if (not families or r.family in families) and (args.status is None or r.status == args.status)
-    ]
+        r for r in RULES
+        if (not families or r.family in families) and (args.status is None or r.status == args.status)
+        and matches(r.id, patterns)
+    ]  # fmt: skip
+    if patterns is not None and not any(matches(r.id, patterns) for r in RULES):
+        print(f"cfconform rules: --rules {args.rules}: matches no rule ID; nothing selected", file=sys.stderr)
+        return EXIT_NOTHING
     text = FORMATS[args.format](selected)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return EXIT_OK

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import os
 import random
 import shlex
@@ -37,6 +38,35 @@ HELP = "run the conformance gate against an implementation; write reports and re
 EXIT_USAGE, EXIT_ADAPTER = 2, 3
 #: Warnings shown in full in the summary; hollow-pass warnings are counted, a few shown.
 HOLLOW_SHOWN = 5
+#: The longest wait for one wire reply (as ``cfconform fuzz``'s bound: an hour).
+MAX_TIMEOUT = 3600.0
+
+
+def timeout_seconds(text: str) -> float:
+    """``--timeout``: seconds, above 0 and at most an hour (a usage error otherwise, not a hang or a crash)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_TIMEOUT:  # (NaN fails every comparison)
+        raise argparse.ArgumentTypeError(f"seconds, above 0 and at most {MAX_TIMEOUT:g}, not {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (``--max-line-bytes``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of at least 1, not {text!r}")
+    return value
+
+
+def format_name(text: str) -> str:
+    """``--format``: ``table`` is the old name of ``text`` (still accepted, no longer shown)."""
+    return "text" if text == "table" else text
 
 
 def add_adapter_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +76,9 @@ def add_adapter_arguments(parser: argparse.ArgumentParser) -> None:
         "--adapter", metavar="SPEC", help="adapter name, module:attr, wire:COMMAND (a process) or mutant:ID"
     )
     group.add_argument("--adapter-cmd", metavar="CMD", help=argparse.SUPPRESS)  # old spelling of wire:CMD
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per wire reply (10)")
+    parser.add_argument(
+        "--timeout", type=timeout_seconds, default=10.0, metavar="S", help="seconds per wire reply (10; at most 3600)"
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -56,9 +88,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="Hypothesis seed (default: a random one, printed)")
     parser.add_argument("--rules", metavar="PATTERN[,PATTERN]", help="only these rule IDs (shell patterns)")
     parser.add_argument(
-        "--out", "--report-dir", dest="report_dir", default="cfconform-report", metavar="DIR",
+        "--out", dest="report_dir", default="cfconform-report", metavar="DIR",
         help="reports and reproducers (default cfconform-report)",
     )  # fmt: skip
+    parser.add_argument(  # the old spelling of --out, kept
+        "--report-dir", dest="report_dir", default=argparse.SUPPRESS, metavar="DIR", help=argparse.SUPPRESS
+    )
     parser.add_argument("--junit", metavar="FILE", help="JUnit XML file (default DIR/junit.xml)")
     parser.add_argument("--deviations", metavar="FILE", help="known deviations (TOML; see conformance/deviations.py)")
 
@@ -158,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     deviations = load_deviations(args.deviations) if args.deviations else ()
     report_dir = Path(args.report_dir)
     junit = Path(args.junit) if args.junit else None
-    for option, path in (("--report-dir", report_dir), ("--junit", junit.parent if junit else None)):
+    for option, path in (("--out", report_dir), ("--junit", junit.parent if junit else None)):
         problem = unwritable(path) if path is not None else None
         if problem:  # before the implementation starts: the results must not be lost at the end
             print(f"cfconform run: {option} {path}: {problem}", file=sys.stderr)
@@ -188,6 +223,9 @@ def run(args: argparse.Namespace) -> int:
                 started=started,
                 watch=progress.watch,
             )
+            if result.profiles:  # (still reporting progress: reports of a long run take seconds)
+                progress.watch("writing the reports", None)
+                result = write_reports(result, report_dir, spec, junit)
     except AdapterError as err:
         print(f"cfconform run: adapter error before any trace ran: {err}", file=sys.stderr)
         return EXIT_ADAPTER
@@ -202,6 +240,5 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    result = write_reports(result, report_dir, spec, junit)
     print("\n".join(summary_lines(result.to_record(), spec, report_dir, junit)))
     return result.exit_code

@@ -6,6 +6,8 @@ import argparse
 import gc
 import sys
 
+from conformance.commands.run import positive_int
+
 NAME = "serve-reference"
 HELP = "serve the reference model over the wire protocol on stdin/stdout (docs/PROTOCOL.md)"
 
@@ -20,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", default="reference", help="the name claimed in the capabilities")
     parser.add_argument(
-        "--max-line-bytes", type=int, default=None, help="longest request line accepted (default 1 MiB)"
+        "--max-line-bytes", type=positive_int, default=None, help="longest request line accepted (default 1 MiB)"
     )
 
 

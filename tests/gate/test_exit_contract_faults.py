@@ -1,6 +1,7 @@
 """Issue 24's remaining bad inputs, each walked through the CLI: an init reply nested too deep to
-parse is a protocol error (exit 3, one line), a corrupt Parquet file given to ``diff`` is a usage
-error (exit 2, one line), and no process the implementation started outlives the run."""
+parse is a protocol error (exit 3, one line), directories holding no campaign given to ``diff`` are
+a usage error (exit 2, one line, before the JVM), and no process the implementation started
+outlives the run (``check-protocol`` and ``run``)."""
 
 from __future__ import annotations
 
@@ -47,15 +48,19 @@ def test_an_init_reply_nested_too_deep_is_exit_3_in_one_line(command: str):
     assert "nested too deeply" in said, said
 
 
-def test_no_grandchild_of_the_implementation_outlives_the_run(tmp_path: Path):
+@pytest.mark.parametrize("command", ["check-protocol", "run"])
+def test_no_grandchild_of_the_implementation_outlives_the_run(command: str, tmp_path: Path):
     pid_file = tmp_path / "grandchild.pid"
+    extra = [*FAST, "--out", str(tmp_path / "report")] if command == "run" else []
     done = _cli(
-        "check-protocol",
+        "-q",
+        command,
         "--adapter",
         f"wire:{sys.executable} {FAKES / 'fake_grandchild.py'}",
+        *extra,
         env={"FAKE_PID_FILE": str(pid_file)},
     )
-    assert "Traceback" not in done.stderr
+    assert "Traceback" not in done.stderr and done.returncode != 2, done.stderr
     pid = int(pid_file.read_text())
     deadline = time.monotonic() + 5
     while _alive(pid) and time.monotonic() < deadline:
@@ -63,16 +68,18 @@ def test_no_grandchild_of_the_implementation_outlives_the_run(tmp_path: Path):
     assert not _alive(pid), f"grandchild {pid} still running after the run ended"
 
 
-def test_diff_of_a_corrupt_parquet_file_is_exit_2_in_one_line(tmp_path: Path):
+def test_diff_of_directories_holding_no_campaign_is_exit_2_in_one_line_before_the_jvm(tmp_path: Path):
+    """(A corrupt Parquet file inside a real campaign: ``tests/spark/test_progress.py``, with a JVM.)"""
     runs = []
     for name in ("run-a", "run-b"):
         failures = tmp_path / name / "failures"
         failures.mkdir(parents=True)
         (failures / "part-00000.parquet").write_bytes(b"PAR1 this is not parquet at all")
         runs.append(str(tmp_path / name))
-    done = _cli("diff", *runs, timeout=300)
+    done = _cli("diff", *runs, env={"PATH": str(Path(sys.executable).parent)}, timeout=60)  # no java: never asked
     lines = done.stderr.strip().splitlines()
     assert (done.returncode, "Traceback" in done.stderr, len(lines)) == (2, False, 1), done.stderr
+    assert "RUN_A" in done.stderr and "campaign.json" in done.stderr
 
 
 @pytest.mark.parametrize(
