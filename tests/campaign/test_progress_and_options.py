@@ -97,3 +97,47 @@ def test_job_py_takes_the_same_arguments_as_cfconform_fuzz():
     parser = argparse.ArgumentParser()
     configure_fuzz(parser)
     assert cli == {a.dest for a in parser._actions}
+
+
+@pytest.mark.parametrize(
+    ("master", "memory"),
+    [("local", "512m"), ("local[2]", "512m"), ("local[2,4]", "512m"), ("local[16]", "2048m"),
+     ("spark://h:7077", "512m"), ("yarn", "512m")],
+)  # fmt: skip
+def test_the_driver_heap_is_small_but_grows_with_a_local_masters_cores(master, memory):
+    from spark_fuzz.session import driver_memory
+
+    assert memory == driver_memory(master)
+
+
+def test_spark_progress_shows_the_phase_then_the_campaign_line():
+    from spark_fuzz.progress import SparkProgress
+
+    progress = SparkProgress("cfconform fuzz", 100, quiet=True)
+    progress.enter("starting Spark")
+    assert progress.line().startswith("cfconform fuzz: starting Spark (")
+    progress.follow(lambda: (25, 1, 0), done_before=50)
+    line = progress.line()
+    assert line.startswith("cfconform fuzz: traces 75/100 (75.0%), 1 divergences, 0 faults") and "ETA" in line
+    assert (75, "1 divergences, 0 faults") == (progress.position(), progress.postfix())
+    progress.enter("consolidating the tables")
+    assert "consolidating the tables" in progress.line()
+
+
+def test_the_jvm_launchers_incubator_warning_is_dropped_and_the_rest_copied_as_it_comes():
+    import os
+    import threading
+
+    from spark_fuzz.session import _copy_stderr
+
+    jvm_read, jvm_write = os.pipe()
+    user_read, user_write = os.pipe()
+    copier = threading.Thread(target=_copy_stderr, args=(jvm_read, user_write))
+    copier.start()
+    os.write(jvm_write, b"bar 1\rbar 2\r")  # a live bar's unfinished line goes out at once
+    os.write(jvm_write, b"WARNING: Using incu")
+    os.write(jvm_write, b"bator modules: jdk.incubator.vector\nWARNING: something else\nlast")
+    os.close(jvm_write)
+    copier.join(timeout=10)
+    os.close(user_write)
+    assert b"bar 1\rbar 2\rWARNING: something else\nlast" == os.read(user_read, 4096)
