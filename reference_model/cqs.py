@@ -206,7 +206,11 @@ def _threshold_reached(model: Model, s: Structure, parts: int = 1) -> bool:
     reached = model.reached(after, s.defn.effective_ovflwmax, _metric(model), True)
     if reached is None:
         hint = model.hint
-        return hint is not None and (hint.says(f"ALTER {name}") or hint.says(f"OVERFLOW_ON {name}"))
+        if hint is None:
+            return False
+        # (in overflow mode, a further selection round shows the threshold reached: cqs_reselect)
+        again = s.overflow_mode and any(sig.startswith(f"OVERFLOW_QUEUE {name} ") for sig in hint.outcome.signals)
+        return hint.says(f"ALTER {name}") or hint.says(f"OVERFLOW_ON {name}") or again
     return reached
 
 
@@ -748,7 +752,7 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
             if not model.queues[name].msgs:
                 s.overflow_queues.discard(name)
                 signals += (f"OVERFLOW_QUEUE_OFF {s.defn.name} {name}",)
-        if not s.overflow_queues and (had or model.readings.cqs_empty_overflow == "ends"):
+        if not s.overflow_queues and (had or model.readings.cqs_empty_overflow in ("ends", "next-scan")):
             signals += _end_overflow(s, model)
             rules += ("CQS-014",) if "CQS-014" not in rules else ()
     return Outcome("advance_clock", rules=rules, signals=signals)

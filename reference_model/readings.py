@@ -191,10 +191,11 @@ AMBIGUITIES: Mapping[str, Ambiguity] = {
             "cqs_empty_overflow",
             "With OVFLWSTR, does overflow mode that selected no queue (every candidate vetoed) end, as "
             "'all queues have been removed', or stay?",
-            ("ends", "stays"),
+            ("ends", "stays", "next-scan"),
             "ends",
             ("CQS-014",),
-            "seed 000: 'When all queues have been removed, CQS exits overflow mode' (none ever added)",
+            "seed 000: 'When all queues have been removed, CQS exits overflow mode' (none ever added): at "
+            "once, never, or when the next 15-minute scan finds no queue in overflow mode",
         ),
         Ambiguity(
             "qstats_at_stop",

@@ -123,7 +123,10 @@ OP_SINCE: dict[str, tuple[int, int]] = {"reset_qstats": (1, 2)}
 #: implementation checking its copy of the schema would refuse the unknown key).
 READING_SINCE: dict[str, tuple[int, int]] = {"qstats_at_stop": (1, 3), "cqs_reselect": (1, 3)}
 #: Readings added to an older ambiguity, likewise (a config leaves the ambiguity out for an older peer).
-VALUE_SINCE: dict[tuple[str, str], tuple[int, int]] = {("cqs_target", "points-floor"): (1, 3)}
+VALUE_SINCE: dict[tuple[str, str], tuple[int, int]] = {
+    ("cqs_target", "points-floor"): (1, 3),
+    ("cqs_empty_overflow", "next-scan"): (1, 3),
+}
 
 
 def config_for_peer(config: Config, peer: tuple[int, int]) -> dict[str, Any]:

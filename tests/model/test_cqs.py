@@ -569,6 +569,21 @@ def test_cqs_014_after_overflow_ends_threshold_triggers_an_alter_again():
     assert ["ALTER PRI"] == signals(fill(model, {"A": 200}))
 
 
+@pytest.mark.parametrize(
+    ("reading", "at_failure", "at_scan"),
+    [("ends", False, False), ("stays", True, True), ("next-scan", True, False)],
+)
+def test_cqs_014_overflow_with_every_candidate_vetoed_ends_by_reading(reading, at_failure, at_scan):
+    """cqs_empty_overflow: no queue ever selected (every candidate vetoed) ends overflow mode at once,
+    never, or at the next 15-minute scan."""
+    model = build(SIMPLE, readings=Readings(cqs_empty_overflow=reading), overflow_exit=tuple(SIMPLE))
+    fill(model, SIMPLE)
+    fail(model)
+    mode = prim(model)["overflow_mode"]
+    advance_to(model, 900)
+    assert (at_failure, at_scan) == (mode, prim(model)["overflow_mode"])
+
+
 def test_cqs_014_scan_does_not_end_overflow_without_ovflwstr():
     model = scanning("clock", TWO, overflow_exit=("BIG",), ovflwstr=None)
     drain(model, "A")  # 600 elements: 60%, above the target; A is empty
