@@ -27,10 +27,14 @@ EXIT_OK, EXIT_NONCONFORMING, EXIT_USAGE, EXIT_ADAPTER = 0, 1, 2, 3
 #: The exit-code contract, as ``--help`` shows it and README.md's table states it (a test keeps them equal).
 EXIT_CODES = (
     (0, "conforms (with at least one rule judged), or the command succeeded"),
-    (1, "does not conform (fuzz: divergences found; replay: the failure still stands or was not judged)"),
+    (1, "does not conform (fuzz: divergences found; replay: the failure still stands)"),
     (2, "usage or configuration error, found before any work starts (e.g. an unwritable --out, no Java)"),
     (3, "implementation or protocol error, or a run that could not complete"),
-    (4, "nothing was judged: no rule or mutant selected (--rules matching nothing), none claimed or reached"),
+    (
+        4,
+        "nothing was judged: no rule or mutant selected (--rules matching nothing), none claimed or reached "
+        "(replay: the recorded failure not reached)",
+    ),
 )
 EPILOG = "exit codes, the same for every command:\n" + "\n".join(f"  {code}  {text}" for code, text in EXIT_CODES)
 EPILOG += (

@@ -7,9 +7,10 @@ Examples::
 
 Prints each step's verdict and, at the divergence, the rule IDs, field, expected
 and observed values.  Exit codes: 1 the trace still diverges (failure
-confirmed) or it ended unjudged (an operation not supported, a divergence on
-unclaimed rules only), 0 it now conforms, 3 adapter fault, 2 bad transcript or
-adapter spec, 4 nothing judged (a transcript with no operation).
+confirmed), 0 it now conforms, 3 adapter fault, 2 bad transcript or adapter
+spec, 4 the recorded failure was not judged (a transcript with no operation, or
+one that ended unjudged: an operation not supported, a divergence on unclaimed
+rules only).
 """
 
 from __future__ import annotations
@@ -94,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"result: DIVERGES (exit 1): {same} is confirmed")
         return EXIT_NONCONFORMING
     if result.unjudged is not None:
-        print(f"result: NOT JUDGED (exit 1): {result.unjudged}; the recorded failure ({recorded}) is not cleared")
-        return EXIT_NONCONFORMING
+        print(f"result: NOT JUDGED (exit 4): {result.unjudged}; the recorded failure ({recorded}) is not cleared")
+        return EXIT_NOTHING_JUDGED
     if not result.steps_checked:  # a transcript with no operation: nothing judged is not a pass
         print(f"result: NOTHING JUDGED (exit 4): the transcript has no operation; recorded failure was {recorded}")
         return EXIT_NOTHING_JUDGED

@@ -147,6 +147,21 @@ def test_replay_exits_3_on_an_adapter_fault(faulty_run, capsys):
     assert "ADAPTER FAULT: RuntimeError: implementation crashed" in out
 
 
+def test_replay_that_ends_unjudged_exits_4(tmp_path, capsys):
+    """An operation the implementation does not support ends the replay before the recorded
+    failure: neither confirmed nor cleared, so nothing was judged of it (exit 4, not 1)."""
+    transcript = tmp_path / "t.json"
+    record = {"format": "cfconform-transcript", "version": 1, "adapter": "x", "profile": "mq", "readings": {},
+              "config": {"profile": "mq", "structures": [{"name": "APP1"}],
+                         "queues": [{"name": "Q1", "cfstruct": "APP1"}]},
+              "ops": [{"op": "define_structure", "structure": {"name": "APP2"}}],
+              "expected": {"kind": "divergence", "step": 0, "field": "ok", "expected": True, "observed": False,
+                           "rules": ["TOPOLOGY-005"]}}  # fmt: skip
+    transcript.write_text(json.dumps(record))
+    code, out = cfconform(capsys, "replay", str(transcript), "--adapter", "tests.gate.faulty:RefusesAdministration")
+    assert (4, True) == (code, "NOT JUDGED (exit 4)" in out), out
+
+
 def test_replay_exits_2_on_a_bad_transcript(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "cfconform-transcript", "version": 1}')
