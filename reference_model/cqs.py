@@ -372,8 +372,8 @@ def _select_reported(model: Model, s: Structure) -> list[str]:
     mine = {q.defn.name: q for q in model.queues.values() if q.defn.cfstruct == name and q.msgs}
     vetoes = frozenset(model.overflow_exit or ())
     sound = all(n in mine and n not in vetoes for n in reported) and len(set(reported)) == len(reported)
-    if sound and s.defn.ovflwstr is None:
-        passed = [q for n, q in mine.items() if n not in reported and n not in vetoes]
+    if sound:  # (with OVFLWSTR a queue may be passed over because its data would not fit there)
+        passed = [q for n, q in mine.items() if n not in reported and n not in vetoes and _fits_overflow(model, s, q)]
         sound = not any(_surely_larger(model, b, mine[a]) for a in reported for b in passed)
     candidates = {n: _first_parts(model, q) for n, q in mine.items() if n not in vetoes}
     first = _first_pick(candidates) if s.pick_due else None
@@ -594,8 +594,8 @@ def _reported_sound(model: Model, s: Structure, chosen: set[str]) -> bool:
     first = _first_pick(sizes) if s.pick_due else None
     if (first is not None and first not in chosen) or not _selection_sound(model, s, chosen):
         return False
-    passed = [n for n in sizes if n not in chosen]
-    return s.defn.ovflwstr is not None or not any(_larger(sizes[b], sizes[a]) for a in chosen for b in passed)
+    passed = [n for n in sizes if n not in chosen and (s.defn.ovflwstr is None or _surely_fits(s, sizes[n]))]
+    return not any(_larger(sizes[b], sizes[a]) for a in chosen for b in passed)
 
 
 def _first_parts(model: Model, q: Queue) -> list[int]:
@@ -605,11 +605,26 @@ def _first_parts(model: Model, q: Queue) -> list[int]:
     return sorted((min(m.length, model.lgmsgsz) for m in q.msgs if not m.on_overflow), reverse=True)
 
 
+#: A data object at least this long costs some storage under any accounting (more than an entry's
+#: adjunct area can hold, at least one element of any size a product would choose).
+SURELY_COSTS = 2048
+
+
 def _larger(b: list[int], a: list[int]) -> bool:
     """Whether data objects of lengths ``b`` use more space than those of ``a`` (longest first) under
-    any accounting that charges each object something and a longer one no less: two of ``b``'s
-    objects at least as long as each of ``a``'s."""
-    return bool(a) and len(b) >= 2 * len(a) and all(b[2 * i + 1] >= x for i, x in enumerate(a))
+    any accounting that charges a longer object no less and an object of SURELY_COSTS bytes
+    something, even if ``b``'s longest object was not counted yet (an alter completed inside the
+    CQSPUT that added it may select before the put's object is on the queue): without it, ``b``
+    still has an object at least as long as each of ``a``'s, and another of SURELY_COSTS bytes."""
+    rest = b[1:]
+    if not a or len(rest) <= len(a) or any(y < x for y, x in zip(rest, a, strict=False)):
+        return False
+    return any(y >= SURELY_COSTS for y in rest[len(a) :])
+
+
+def _fits_overflow(model: Model, s: Structure, q: Queue) -> bool:
+    """Whether ``q``'s data objects certainly fit the overflow structure (or there is none)."""
+    return s.defn.ovflwstr is None or _surely_fits(s, _first_parts(model, q))
 
 
 def _surely_larger(model: Model, big: Queue, small: Queue) -> bool:

@@ -227,8 +227,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant(
         "M-CQS-006-a",
         "Candidates are taken smallest first.",
-        cfg(ovflwstr=None, queues=("Q1", "Q2")),
-        [put("Q1", 0), put("Q2", 0), put("Q2", 0), FAIL],
+        # (three 2 KB objects against one: more space under any accounting, even before the last put)
+        cfg(size=6160, ratio=8, ovflwstr=None, queues=("Q1", "Q2")),
+        [Inspect(), put("Q1", 2048), put("Q2", 2048), put("Q2", 2048), put("Q2", 2048), FAIL],
         selecting(order=lambda c: (c[2], c[1], c[0])),
     ),
     mutant(
