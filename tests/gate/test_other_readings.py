@@ -16,6 +16,7 @@ import pytest
 from adapters.wire.client import WireAdapter
 from conformance.runner import run_trace
 from reference_model.codec import config_from_record, op_from_record
+from reference_model.operations import Inspect
 
 ROOT = Path(__file__).resolve().parents[1].parent
 COMMANDS = {
@@ -43,3 +44,29 @@ def test_a_trace_once_falsely_failed_is_judged_as_the_documents_decide(reading: 
         assert ("fail", True) == (result.verdict, record["rule"] in result.divergence.rules)
     else:
         assert result.verdict in ("pass", "unjudged") and result.divergence is None
+
+
+#: Faults of the two kits whose smallest scenarios the oracle once failed to tell from the faithful
+#: build (each now a regression of the checker's power): (reading, fault ID).
+TOLD_APART = [
+    ("fourth", "cqs-select-least-space"),
+    ("fourth", "cqs-target-forgets-20"),
+]
+
+
+def _scenario_verdict(reading: str, fault: str | None, scenario: dict) -> str:
+    command = [*COMMANDS[reading], *(["--fault", fault] if fault else [])]
+    ops = [Inspect(), *(op_from_record(o) for o in scenario["ops"]), Inspect()]
+    adapter = WireAdapter(command)
+    try:
+        return run_trace(adapter, config_from_record(scenario["config"]), ops).verdict
+    finally:
+        adapter.close()
+
+
+@pytest.mark.parametrize(("reading", "fault"), TOLD_APART, ids=lambda v: v)
+def test_the_oracle_tells_a_kit_fault_from_the_faithful_build_on_its_scenario(reading: str, fault: str):
+    kit = "fourth-reading" if reading == "fourth" else "fifth-reading"
+    faults = json.loads((ROOT / "examples" / kit / "faults.json").read_text(encoding="utf-8"))
+    scenario = next(f["scenario"] for f in faults if f["id"] == fault)
+    assert ("pass", "fail") == (_scenario_verdict(reading, None, scenario), _scenario_verdict(reading, fault, scenario))
