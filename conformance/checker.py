@@ -45,6 +45,7 @@ from reference_model.operations import (
     Get,
     Inspect,
     Put,
+    SetxcfAlter,
     StopQmgr,
 )
 from reference_model.outcomes import Outcome
@@ -352,6 +353,12 @@ class Checker:
         if isinstance(op, Commit) and observed.ok:
             for name in _released(model, op.qmgr):
                 self.relations.settled(name, hint.before.get(name))
+        if isinstance(op, SetxcfAlter) and observed.ok and structure in model.structures:
+            s = model.structures[structure]
+            if s.size_known and not s.failed:
+                self.relations.altered(structure, s.size_kb, op.size_kb, hint.before.get(structure))
+        if isinstance(op, Inspect) and isinstance(observed.value, Mapping):
+            broken = broken or self.relations.inspected(observed.value.get("structures"))
         self._sync_view(op, structure, after, observed.ok)
         survivors, first, held = [], None, []
         kept = _before_refusal(self.alive, op, observed)

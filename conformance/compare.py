@@ -50,6 +50,7 @@ COMPARISONS: dict[str, tuple[str, ...]] = {
     "usage.entry": ("CAPACITY-012",),
     "usage.offloaded": ("OFFLOAD-005",),
     "usage.moved": ("CQS-011",),
+    "usage.grown": ("CAPACITY-004",),
     "inspect.queue": ("QUEUE-004", "QUEUE-002", "QUEUE-003", "RECOVERY-003", "RECOVERY-004", "RECOVERY-005",
                       "QDEPTH-004", "QDEPTH-005", "QDEPTH-006", "QDEPTH-007", "QDEPTH-008", "CQS-011", "CQS-012"),
     "inspect.qmgr": ("QUEUE-005", "QDEPTH-007", "QDEPTH-008"),

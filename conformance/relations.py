@@ -11,7 +11,10 @@ holds for any accounting, and is checked here on the figures the implementation 
   MQ put adds at least one entry in use and a get outside syncpoint frees at least one;
 - ``usage.offloaded`` (OFFLOAD-005): an offloaded message "still requires 0.75 KB of storage in
   the coupling facility", against its whole data kept in the structure, so once a message of a
-  few KB is offloaded it costs no more elements than a message at least as long kept whole.
+  few KB is offloaded it costs no more elements than a message at least as long kept whole;
+- ``usage.grown`` (CAPACITY-004): SETXCF ALTER "alters the size of the structure to newsize", so a
+  structure its ``inspect`` shows at a larger size offers more storage than it did before the
+  alter: more entries or more elements in all (however the two are split).
 """
 
 from __future__ import annotations
@@ -37,6 +40,29 @@ class UsageRelations:
         self.offloaded: dict[str, list[tuple[int, int]]] = {}
         #: Usage before a commit that released gets, per structure (see :meth:`settled`).
         self.pending_free: dict[str, Pools4] = {}
+        #: Structures altered to a larger size: (the new size, the totals offered before it).
+        self.growing: dict[str, tuple[int, Pools4]] = {}
+
+    def altered(self, structure: str, old_kb: int, new_kb: int, before: Pools4 | None) -> None:
+        """SETXCF ALTER of ``structure`` from ``old_kb`` to a larger ``new_kb`` was accepted (CAPACITY-004)."""
+        if new_kb > old_kb and before is not None:
+            self.growing[structure] = (new_kb, before)
+
+    def inspected(self, structures: Any) -> FieldDiff | None:
+        """``usage.grown``: at an ``inspect`` showing a structure at the size it was altered to, it
+        offers more entries or more elements than before the alter."""
+        for name, (size, before) in list(self.growing.items()):
+            shown = structures.get(name) if isinstance(structures, dict) else None
+            if not isinstance(shown, dict) or shown.get("size_kb") != size:
+                continue
+            totals = (shown.get("entries_total"), shown.get("elements_total"))
+            if not all(isinstance(v, int) for v in totals):
+                continue
+            del self.growing[name]
+            if totals[0] <= before[1] and totals[1] <= before[3]:
+                expected = f"more entries or elements than the {before[1]} and {before[3]} before SETXCF ALTER"
+                return diff("usage.grown", "usage", expected, list(totals))
+        return None
 
     def check(
         self,

@@ -29,3 +29,23 @@ def test_capacity_012_a_get_that_frees_elements_but_no_entry_breaks_the_relation
 
 def test_capacity_012_a_get_under_syncpoint_frees_nothing_yet():
     assert _check(Get("QM01", "Q1", syncpoint=True), (2, 10, 8, 40), (2, 10, 8, 40), tag=1) is None
+
+
+def _grown(shown_kb: int, entries: int, elements: int):
+    relations = UsageRelations()
+    relations.altered("APP1", 256, 400, (0, 109, 0, 329))
+    shown = {"APP1": {"size_kb": shown_kb, "entries_total": entries, "elements_total": elements}}
+    return relations.inspected(shown)
+
+
+def test_capacity_004_a_structure_shown_at_its_new_size_with_no_more_storage_breaks_the_relation():
+    found = _grown(400, 109, 329)
+    assert found is not None and found.comparison == "usage.grown"
+
+
+def test_capacity_004_more_elements_however_the_entries_moved_keeps_it():
+    assert _grown(400, 100, 600) is None  # (the ratio may change: AUTOALTER)
+
+
+def test_capacity_004_an_alter_not_shown_complete_is_not_judged_yet():
+    assert _grown(256, 109, 329) is None
