@@ -88,8 +88,8 @@ def _event_rules(diff: FieldDiff, expected: Outcome) -> tuple[str, ...]:
 
 def blame(expected: Outcome, observed: Outcome, diff: FieldDiff | None) -> tuple[str, ...]:
     """Rule IDs for a divergence, most specific first, without duplicates."""
-    if diff is not None and diff.comparison.startswith(("usage.", "inspect.staging")):
-        return diff.rules  # a relation of the implementation's own figures: its comparison's rules
+    if diff is not None and diff.comparison.startswith(("usage.", "inspect.staging", "events.coordinator")):
+        return diff.rules  # a relation of the implementation's own figures, or who coordinates: its rules
     found: tuple[str, ...] = ()
     field = diff.field if diff is not None else "ok"
     if field in ("ok", "reason"):

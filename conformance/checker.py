@@ -194,7 +194,8 @@ class _Candidate:
             _adopt_selections(self.model, observed)
         expected = self.model.step(op, None, hint)
         names = KNOWN_SIGNALS if hint.cqs_signals else CAPACITY_SIGNALS
-        diff = compare(expected, observed, caps.observes, caps.reason_codes, self.correl, names)
+        detector = getattr(op, "qmgr", None) if isinstance(op, Put | Get) else None
+        diff = compare(expected, observed, caps.observes, caps.reason_codes, self.correl, names, detector)
         if isinstance(op, Inspect) and diff is None:
             _adopt_sizes(self.model, observed)
         return expected, diff

@@ -69,6 +69,13 @@ def cfg(*queues: Any, **kw: Any) -> Any:
 TWO_QMGRS = ("QM01", "QM02")
 
 
+def _in_definition_order(model: Any, op: Any, out: Outcome) -> Outcome:
+    """Event messages listed in the group's definition order, whoever detected the event."""
+    order = list(model.qmgrs)
+    out.events = tuple(sorted(out.events, key=lambda e: order.index(e.qmgr)))
+    return out
+
+
 def reset_everyone(model: Any, op: ResetQstats, out: Outcome) -> Outcome:
     """M-QDEPTH-017-b: every queue manager's statistics for the queue restart."""
     q = model.queues[op.queue]
@@ -259,6 +266,14 @@ MUTANTS: tuple[Mutant, ...] = (
         cfg(),
         [put()],
         firing(coordinator_issues=False),
+    ),
+    mutant(
+        "M-QDEPTH-009-c",
+        "The first queue manager of the group issues its event message first, not the one that detected "
+        "the event (the coordinator issues its own, then broadcasts).",
+        cfg(qmgrs=TWO_QMGRS),
+        [put(qmgr="QM02")],
+        post(Put, _in_definition_order),
     ),
     # QDEPTH-010: every other active PERFMEV-enabled queue manager issues one with the same CorrelId
     mutant(

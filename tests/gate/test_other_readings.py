@@ -51,6 +51,8 @@ def test_a_trace_once_falsely_failed_is_judged_as_the_documents_decide(reading: 
 TOLD_APART = [
     ("fourth", "cqs-select-least-space"),
     ("fourth", "cqs-target-forgets-20"),
+    ("fourth", "sizing-alter-no-effect"),
+    ("fifth", "qdepth-first-qmgr-coordinates"),
 ]
 
 
