@@ -13,8 +13,10 @@ holds for any accounting, and is checked here on the figures the implementation 
   the coupling facility", against its whole data kept in the structure, so once a message of a
   few KB is offloaded it costs no more elements than a message at least as long kept whole;
 - ``usage.grown`` (CAPACITY-004): SETXCF ALTER "alters the size of the structure to newsize", so a
-  structure its ``inspect`` shows at a larger size offers more storage than it did before the
-  alter: more entries or more elements in all (however the two are split).
+  structure its ``inspect`` shows at a surely larger size offers more storage than it did before
+  the alter: more entries or more elements in all (however the two are split).  "Surely larger"
+  is at least a quarter and 64 KB more: a coupling facility allocates in storage increments and
+  control storage of its own, so a few KB more may buy no element (no sentence says otherwise).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ Pools4 = tuple[int, int, int, int]
 #: Offloaded messages at least this long are compared with messages kept whole: well above the
 #: 0.75 KB an offloaded message still needs, so keeping one whole certainly costs more.
 OFFLOAD_COMPARED_FROM = 4 * 1024
+#: An alter that grows a structure by less than this (both parts) is not judged by ``usage.grown``.
+SURELY_GROWS_KB = 64
+SURELY_GROWS_FACTOR = 1.25
 
 
 class UsageRelations:
@@ -44,8 +49,9 @@ class UsageRelations:
         self.growing: dict[str, tuple[int, Pools4]] = {}
 
     def altered(self, structure: str, old_kb: int, new_kb: int, before: Pools4 | None) -> None:
-        """SETXCF ALTER of ``structure`` from ``old_kb`` to a larger ``new_kb`` was accepted (CAPACITY-004)."""
-        if new_kb > old_kb and before is not None:
+        """SETXCF ALTER of ``structure`` from ``old_kb`` to a surely larger ``new_kb`` was accepted (CAPACITY-004)."""
+        surely = new_kb - old_kb >= SURELY_GROWS_KB and new_kb >= old_kb * SURELY_GROWS_FACTOR
+        if surely and before is not None:
             self.growing[structure] = (new_kb, before)
 
     def inspected(self, structures: Any) -> FieldDiff | None:

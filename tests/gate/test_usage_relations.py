@@ -49,3 +49,10 @@ def test_capacity_004_more_elements_however_the_entries_moved_keeps_it():
 
 def test_capacity_004_an_alter_not_shown_complete_is_not_judged_yet():
     assert _grown(256, 109, 329) is None
+
+
+def test_capacity_004_a_few_kb_more_is_not_judged():
+    relations = UsageRelations()
+    relations.altered("APP2", 6299, 6300, (0, 5, 0, 450))  # a storage increment may swallow 1 KB
+    shown = {"APP2": {"size_kb": 6300, "entries_total": 5, "elements_total": 450}}
+    assert relations.inspected(shown) is None
