@@ -13,19 +13,19 @@ import attrs
 
 from reference_model.accounting import pool_totals
 from reference_model.codec import queue_from_record, structure_from_record
+from reference_model.config import check_queue_against
 from reference_model.errors import ConfigurationError
 from reference_model.outcomes import CMD_INVALID, CMD_NOT_ALLOWED, CMD_OUT_OF_RANGE, Outcome
 from reference_model.state import Queue, Structure
 from reference_model.validation import (
     MAX_QUEUES_PER_STRUCTURE,
     UNDECIDED_BOUNDS,
-    check_queue_against,
     check_structure_count,
     lenient,
 )  # fmt: skip
 
 if TYPE_CHECKING:
-    from reference_model.model import Model
+    from reference_model.group import GroupState
     from reference_model.operations import (
         AlterQueue,
         AlterStructure,
@@ -55,7 +55,7 @@ def _as_def(value: Any, build: Any) -> Any:
     return build(value) if isinstance(value, dict) else value
 
 
-def _undecided_accepted(model: Model, undecided: Any, build: Any) -> Any:
+def _undecided_accepted(model: GroupState, undecided: Any, build: Any) -> Any:
     """``build()``; if it fails only on a bound no sentence states and the implementation accepted
     the command (checker mode), build it again without those bounds (principle 1)."""
     try:
@@ -74,7 +74,7 @@ def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: fro
             raise ConfigurationError(f"{kind}.{key}", value, f"one of {sorted(allowed)}", rule_id)
 
 
-def define_structure(model: Model, op: DefineStructure) -> Outcome:
+def define_structure(model: GroupState, op: DefineStructure) -> Outcome:
     """DEFINE CFSTRUCT: name rules and structure limits (TOPOLOGY-001..004, 009, CQS-016)."""
     try:
         # (CQS-016: "not supported for resource structures" says no overflow happens there, not
@@ -99,7 +99,7 @@ def define_structure(model: Model, op: DefineStructure) -> Outcome:
     return Outcome("define_structure", rules=("TOPOLOGY-003", "TOPOLOGY-004", "TOPOLOGY-009"))
 
 
-def alter_structure(model: Model, op: AlterStructure) -> Outcome:
+def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
     """ALTER CFSTRUCT: unspecified keywords unchanged (OFFLOAD-013); values within their ranges
     (CFLEVEL-001, CAPACITY-009, OFFLOAD-011); CFLEVEL down from 3 or 4 only when empty, and from 5
     too under the ``guarded`` reading (CFLEVEL-009)."""
@@ -135,11 +135,11 @@ def alter_structure(model: Model, op: AlterStructure) -> Outcome:
     return Outcome("alter_structure", rules=rules, signals=signals)
 
 
-def _in_use(model: Model, s: Structure) -> bool:
+def _in_use(model: GroupState, s: Structure) -> bool:
     return any(q.msgs for q in model.queues.values() if q.defn.cfstruct == s.defn.name)
 
 
-def define_queue(model: Model, op: DefineQueue) -> Outcome:
+def define_queue(model: GroupState, op: DefineQueue) -> Outcome:
     """DEFINE QLOCAL: a known structure with fewer than 512 queues (TOPOLOGY-005, TOPOLOGY-013)."""
     try:
         qd = _undecided_accepted(model, UNDECIDED_BOUNDS, lambda: _as_def(op.queue, queue_from_record))
@@ -158,7 +158,7 @@ def define_queue(model: Model, op: DefineQueue) -> Outcome:
     return Outcome("define_queue", rules=("TOPOLOGY-005", "TOPOLOGY-013"))
 
 
-def alter_queue(model: Model, op: AlterQueue) -> Outcome:
+def alter_queue(model: GroupState, op: AlterQueue) -> Outcome:
     """ALTER QLOCAL: depth limits and event switches (QDEPTH-014)."""
     q = model.queue(op.name)
     try:
@@ -174,7 +174,7 @@ def alter_queue(model: Model, op: AlterQueue) -> Outcome:
     return Outcome("alter_queue", rules=("QDEPTH-014",))
 
 
-def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
+def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
     """SETXCF START,ALTER (CAPACITY-004..006): above SIZE invalid; growing within INITSIZE..SIZE valid;
     exactly SIZE, below INITSIZE and no larger than now by reading (seed 001 says "less than the value
     of SIZE ... but greater than the current coupling facility size"); shrinking below what is in
@@ -231,7 +231,7 @@ def setxcf_alter(model: Model, op: SetxcfAlter) -> Outcome:
     return Outcome("setxcf_alter", rules=rules, signals=signals, usage=s.pools.as_tuple())
 
 
-def _below_use(model: Model, s: Structure, entries: int, elements: int) -> bool:
+def _below_use(model: GroupState, s: Structure, entries: int, elements: int) -> bool:
     """Whether a smaller size would not hold what is in use: the storage is the implementation's."""
     if model.hint is not None:
         return not model.hint.outcome.ok

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from reference_model.accounting import elements_for, fits, usage_pct
 from reference_model.errors import ConfigurationError
+from reference_model.group import TABLE2_FIXED_KB, TABLE2_MARGIN
 from reference_model.outcomes import (
     CMD_INVALID,
     CMD_NO_ALTER_PENDING,
@@ -26,13 +27,13 @@ from reference_model.state import Message, Pools, Queue, Structure
 
 if TYPE_CHECKING:
     from reference_model.config import Accounting
-    from reference_model.model import Model
+    from reference_model.group import GroupState
     from reference_model.operations import AlterOutcome, Get, Put, SetOverflowExit
 
 SCAN_SECONDS = 900
 
 
-def target(model: Model, s: Structure) -> float:
+def target(model: GroupState, s: Structure) -> float:
     """CQS-007/015: usage "20% below the overflow threshold", under the target reading."""
     threshold = s.defn.effective_ovflwmax
     reading = model.readings.cqs_target
@@ -47,12 +48,12 @@ def target(model: Model, s: Structure) -> float:
     return 0.8 * s.overflow_base
 
 
-def _metric(model: Model) -> str:
+def _metric(model: GroupState) -> str:
     """CQS-020: the usage CQS compares with OVFLWMAX, under the ``cqs_usage_metric`` reading."""
     return model.readings.cqs_usage_metric
 
 
-def _usage(model: Model, s: Structure) -> float:
+def _usage(model: GroupState, s: Structure) -> float:
     return model.usage(s, _metric(model))
 
 
@@ -66,7 +67,7 @@ def message_parts(length: int, lgmsgsz: int, acct: Accounting) -> tuple[int, tup
     return elements_for(lgmsgsz, acct), staged
 
 
-def put(model: Model, op: Put) -> Outcome:
+def put(model: GroupState, op: Put) -> Outcome:
     """CQSPUT: rejected on a fenced queue (CQS-012), split (CQS-017), then the OVFLWMAX check."""
     model.qmgr(op.qmgr)
     q = model.queue(op.queue)
@@ -89,7 +90,7 @@ def put(model: Model, op: Put) -> Outcome:
         return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
     if model.hint is not None:
         primary = not overflowed or bool(staged)
-        # certain room by the costs seen (Model.room) only for a message kept whole on the primary
+        # certain room by the costs seen (GroupState.room) only for a message kept whole on the primary
         length = op.length if not overflowed else None
         ok = model.room(s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), primary, length)
     else:
@@ -137,7 +138,7 @@ def put(model: Model, op: Put) -> Outcome:
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
 
 
-def _reselect_due(model: Model, s: Structure, parts: int) -> bool:
+def _reselect_due(model: GroupState, s: Structure, parts: int) -> bool:
     """Whether this CQSPUT, in overflow mode, takes usage to OVFLWMAX again and CQS selects more
     queues (reading ``cqs_reselect``).  A selection the implementation shows only later (no CQS
     signals) is not judged here."""
@@ -148,7 +149,7 @@ def _reselect_due(model: Model, s: Structure, parts: int) -> bool:
     return _threshold_reached(model, s, parts) and model.readings.cqs_reselect == "select"
 
 
-def _reselect(model: Model, s: Structure) -> list[str]:
+def _reselect(model: GroupState, s: Structure) -> list[str]:
     """Another selection round over the queues not yet in overflow mode (CQS-006/007/009/010): the
     implementation's, when each queue it names is an unvetoed candidate holding data, the first pick
     among them, and (without OVFLWSTR) no candidate certainly larger than one chosen is passed over;
@@ -183,7 +184,7 @@ def _reselect(model: Model, s: Structure) -> list[str]:
     return chosen
 
 
-def _seen_cost(model: Model, s: Structure) -> tuple[int, int] | None:
+def _seen_cost(model: GroupState, s: Structure) -> tuple[int, int] | None:
     """The entries and elements a CQSPUT added, as the implementation reported them (checker mode)."""
     before, after = model.before(s), model.after(s)
     if model.hint is None or before is None or after is None or before[1::2] != after[1::2]:
@@ -191,9 +192,9 @@ def _seen_cost(model: Model, s: Structure) -> tuple[int, int] | None:
     return (after[0] - before[0], after[2] - before[2])
 
 
-def _threshold_reached(model: Model, s: Structure, parts: int = 1) -> bool:
+def _threshold_reached(model: GroupState, s: Structure, parts: int = 1) -> bool:
     """CQS-001/002/020: usage after the put at or over OVFLWMAX.  Where the implementation's figures
-    leave it open (see :meth:`Model.reached`), its own report of starting the alter stands.
+    leave it open (see :meth:`GroupState.reached`), its own report of starting the alter stands.
     ``parts``: the data objects the put adds (CQS-017), each a list entry of the primary."""
     name = s.defn.name
     after, before = model.after(s), model.before(s)
@@ -214,7 +215,7 @@ def _threshold_reached(model: Model, s: Structure, parts: int = 1) -> bool:
     return reached
 
 
-def _moved_within(model: Model, s: Structure, parts: int) -> bool:
+def _moved_within(model: GroupState, s: Structure, parts: int) -> bool:
     """Whether the implementation's figures show queues moved to the overflow structure within a
     CQSPUT after which the primary holds at least ``parts`` more entries if nothing moved: it
     gained fewer (CQS-011)."""
@@ -224,7 +225,7 @@ def _moved_within(model: Model, s: Structure, parts: int) -> bool:
     return after[0] < before[0] + parts or after[2] < before[2]
 
 
-def _alter_now(model: Model, s: Structure) -> Outcome:
+def _alter_now(model: GroupState, s: Structure) -> Outcome:
     """The ``sync`` reading of CQS-003: the alter completes inside the CQSPUT.  Whether z/OS could
     grow the structure is the implementation's (it reports overflow mode if not); on its own the
     model grows a structure below its SIZE and fails the alter of one already at SIZE."""
@@ -266,7 +267,7 @@ def _charge(s: Structure, msg: Message, sign: int) -> None:
         s.staging_depth += sign * len(msg.staged)
 
 
-def get(model: Model, op: Get) -> Outcome:
+def get(model: GroupState, op: Get) -> Outcome:
     """CQSREAD + CQSDEL of the oldest data object; may end overflow without OVFLWSTR (CQS-015)."""
     model.qmgr(op.qmgr)
     q = model.queue(op.queue)
@@ -285,14 +286,14 @@ def get(model: Model, op: Get) -> Outcome:
     return Outcome("get", True, rules=rules, tag=msg.tag, signals=signals, usage=s.pools.as_tuple())
 
 
-def relieved(model: Model, s: Structure) -> tuple[str, ...]:
+def relieved(model: GroupState, s: Structure) -> tuple[str, ...]:
     """CQS-015: without OVFLWSTR, overflow ends once primary usage is 20% below the threshold."""
     if s.overflow_mode and s.defn.ovflwstr is None and _below_target(model, s):
         return _end_overflow(s, model)
     return ()
 
 
-def _below_target(model: Model, s: Structure) -> bool:
+def _below_target(model: GroupState, s: Structure) -> bool:
     """Usage after this step at or below the target; in checker mode on the implementation's figures,
     and where those are missing (or the target rests on a usage it never reported) its report stands."""
     if model.hint is None:
@@ -305,7 +306,7 @@ def _below_target(model: Model, s: Structure) -> bool:
     return usage_pct(_metric(model), after, model.acct) <= goal
 
 
-def _end_overflow(s: Structure, model: Model | None = None) -> tuple[str, ...]:
+def _end_overflow(s: Structure, model: GroupState | None = None) -> tuple[str, ...]:
     """Overflow mode ends.  The queues still in it return to normal processing with it; an
     implementation may say so of each (``OVERFLOW_QUEUE_OFF``), or not: no document says."""
     said: tuple[str, ...] = ()
@@ -325,7 +326,7 @@ def _space(q: Queue) -> tuple[int, int]:
     return len(on_primary), sum(m.elements for m in on_primary)
 
 
-def select(model: Model, s: Structure, exclude: frozenset[str] = frozenset()) -> list[str]:
+def select(model: GroupState, s: Structure, exclude: frozenset[str] = frozenset()) -> list[str]:
     """CQS-006/007/009/010/018: approved queues, largest first, until projected usage meets the target.
 
     The staging queue is not a queue of ours at all, so it is never a candidate.
@@ -358,7 +359,7 @@ def select(model: Model, s: Structure, exclude: frozenset[str] = frozenset()) ->
     return approved
 
 
-def _select_reported(model: Model, s: Structure) -> list[str]:
+def _select_reported(model: GroupState, s: Structure) -> list[str]:
     """Checker mode: how much space each queue uses is the implementation's, so the queues it
     reports selected stand if they keep what the documents state (CQS-006/009, ibm-facts 1.3): each
     is a queue of this structure holding data, none was vetoed by the exit, and, without an overflow
@@ -401,13 +402,11 @@ def _surely_fits(s: Structure, lengths: list[int]) -> bool:
         return True
     if s.overflow_pools is not None and s.overflow_pools.entries_used:
         return False
-    from reference_model.model import TABLE2_FIXED_KB, TABLE2_MARGIN
-
     room = (s.defn.ovflw_size_kb - TABLE2_FIXED_KB) * 1024
     return room >= TABLE2_MARGIN * sum(n + 1024 for n in lengths)
 
 
-def _select_open(model: Model, s: Structure) -> list[str]:
+def _select_open(model: GroupState, s: Structure) -> list[str]:
     """An implementation that reports no CQS signals shows its selection only later, in puts it
     rejects and in ``inspect``: the model selects on its own accounting and keeps the selection open,
     so that what the implementation shows is adopted when it keeps the documented relations
@@ -433,7 +432,7 @@ def _select_open(model: Model, s: Structure) -> list[str]:
     return chosen if first is None or first in chosen else [*chosen, first]
 
 
-def _select_by_costs(model: Model, s: Structure) -> list[str] | None:
+def _select_by_costs(model: GroupState, s: Structure) -> list[str] | None:
     """CQS-006/007 on the implementation's own figures: largest first (elements), until projected
     usage is at or below the target.  Queues of equal size are taken in name order here; the
     implementation's own order among them is adopted when it shows it (ties are not documented)."""
@@ -453,7 +452,7 @@ def _select_by_costs(model: Model, s: Structure) -> list[str] | None:
     return chosen
 
 
-def _costs(model: Model, s: Structure, names: list[str]) -> dict[str, tuple[int, int]] | None:
+def _costs(model: GroupState, s: Structure, names: list[str]) -> dict[str, tuple[int, int]] | None:
     """What each queue uses of the primary structure in the implementation's own units, when every
     message's cost was seen (the usage it reported before and after the put; for a message in parts,
     its later parts included)."""
@@ -470,7 +469,7 @@ def _costs(model: Model, s: Structure, names: list[str]) -> dict[str, tuple[int,
     return out
 
 
-def _selection_sound(model: Model, s: Structure, chosen: set[str], complete: bool = True) -> bool:
+def _selection_sound(model: GroupState, s: Structure, chosen: set[str], complete: bool = True) -> bool:
     """CQS-006/007 on the implementation's own figures, when it showed each message's cost: queues
     are taken largest first (by elements) and selection stops once projected usage is at or below
     the target (so without the smallest one it was not), and, without an overflow structure, it
@@ -511,7 +510,7 @@ def _first_pick(candidates: dict[str, list[int]]) -> str | None:
     return None
 
 
-def adopt_put(model: Model, s: Structure, name: str) -> None:
+def adopt_put(model: GroupState, s: Structure, name: str) -> None:
     """Before a CQSPUT to ``name`` while a selection is open (no OVFLWSTR): the implementation's
     answer says whether it selected the queue; adopt it if the queue was a candidate."""
     hint = model.hint
@@ -529,7 +528,7 @@ def adopt_put(model: Model, s: Structure, name: str) -> None:
         s.overflow_queues.discard(name)
 
 
-def _adopt_moved(model: Model, s: Structure, name: str) -> None:
+def _adopt_moved(model: GroupState, s: Structure, name: str) -> None:
     """With OVFLWSTR: a CQSPUT the implementation accepted while it reported every primary entry or
     element in use went to the overflow structure, so its queue was selected (and moved)."""
     seen = model.before(s)
@@ -545,7 +544,7 @@ def _adopt_moved(model: Model, s: Structure, name: str) -> None:
             _charge(s, m, +1)
 
 
-def _may_be_passed(model: Model, s: Structure, name: str) -> bool:
+def _may_be_passed(model: GroupState, s: Structure, name: str) -> bool:
     """Whether a selection may leave ``name`` out: it is not the first pick, and, when the costs are
     known, another candidate the same size is left out (a tie the documents do not order)."""
     if s.pick_due and name == _first_pick(s.selection_open or {}):
@@ -556,13 +555,13 @@ def _may_be_passed(model: Model, s: Structure, name: str) -> bool:
     return any(costs[o] == costs[name] and o not in s.overflow_queues for o in costs if o != name)
 
 
-def _in_parts(model: Model, names: Any) -> bool:
+def _in_parts(model: GroupState, names: Any) -> bool:
     """Whether a queue among ``names`` holds a message in parts: its cost then includes later parts
     that stay on the primary, so it overstates what selecting the queue frees."""
     return any(m.staged for n in names for m in model.queues[n].msgs)
 
 
-def adopt_selection(model: Model, s: Structure, reported: Any, mode: Any = False) -> None:
+def adopt_selection(model: GroupState, s: Structure, reported: Any, mode: Any = False) -> None:
     """At ``inspect``, an open selection becomes the one the implementation reports, if it keeps the
     relations of :func:`_select_reported` (candidates only, none vetoed, no larger queue passed over).
     After a scan released emptied candidates (``selection_scanned``) only the first holds."""
@@ -587,7 +586,7 @@ def adopt_selection(model: Model, s: Structure, reported: Any, mode: Any = False
         _end_overflow(s)
 
 
-def _reported_sound(model: Model, s: Structure, chosen: set[str]) -> bool:
+def _reported_sound(model: GroupState, s: Structure, chosen: set[str]) -> bool:
     """The first pick chosen, enough chosen (:func:`_selection_sound`), and (without OVFLWSTR) no
     candidate passed over that is surely larger than one chosen."""
     sizes = s.selection_open or {}
@@ -598,7 +597,7 @@ def _reported_sound(model: Model, s: Structure, chosen: set[str]) -> bool:
     return not any(_larger(sizes[b], sizes[a]) for a in chosen for b in passed)
 
 
-def _first_parts(model: Model, q: Queue) -> list[int]:
+def _first_parts(model: GroupState, q: Queue) -> list[int]:
     """The lengths of ``q``'s data objects on the primary, longest first: a message longer than
     LGMSGSZ keeps only its first part on the queue, the rest on the staging queue (CQS-017/019),
     so that is all of it that counts as the space the queue uses."""
@@ -622,17 +621,17 @@ def _larger(b: list[int], a: list[int]) -> bool:
     return any(y >= SURELY_COSTS for y in rest[len(a) :])
 
 
-def _fits_overflow(model: Model, s: Structure, q: Queue) -> bool:
+def _fits_overflow(model: GroupState, s: Structure, q: Queue) -> bool:
     """Whether ``q``'s data objects certainly fit the overflow structure (or there is none)."""
     return s.defn.ovflwstr is None or _surely_fits(s, _first_parts(model, q))
 
 
-def _surely_larger(model: Model, big: Queue, small: Queue) -> bool:
+def _surely_larger(model: GroupState, big: Queue, small: Queue) -> bool:
     """Whether ``big`` uses more structure space than ``small``: see :func:`_larger`."""
     return _larger(_first_parts(model, big), _first_parts(model, small))
 
 
-def _overflow_room(model: Model, s: Structure) -> tuple[int, int, int, int] | None:
+def _overflow_room(model: GroupState, s: Structure) -> tuple[int, int, int, int] | None:
     if s.defn.ovflwstr is None:
         return None
     if s.overflow_pools is None:
@@ -640,7 +639,7 @@ def _overflow_room(model: Model, s: Structure) -> tuple[int, int, int, int] | No
     return s.overflow_pools.as_tuple()
 
 
-def _move(model: Model, s: Structure, names: list[str]) -> None:
+def _move(model: GroupState, s: Structure, names: list[str]) -> None:
     """CQS-011/019: first parts of approved queues move to the overflow structure (they fit: see select)."""
     _overflow_room(model, s)
     ovfl = s.overflow_pools
@@ -655,7 +654,7 @@ def _move(model: Model, s: Structure, names: list[str]) -> None:
             msg.on_overflow = True
 
 
-def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
+def alter_outcome(model: GroupState, op: AlterOutcome) -> Outcome:
     """z/OS answers CQS's alter: success grows the primary, failure enters overflow mode."""
     s = model.structure(op.cfstruct)
     if not s.alter_pending:
@@ -693,7 +692,7 @@ def alter_outcome(model: Model, op: AlterOutcome) -> Outcome:
     return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s), usage=s.pools.as_tuple())
 
 
-def _usage_at_start(model: Model, s: Structure, op: Any) -> tuple[int, int, int, int] | None:
+def _usage_at_start(model: GroupState, s: Structure, op: Any) -> tuple[int, int, int, int] | None:
     """The implementation's usage as overflow mode starts, before any queue moves: what it reported
     before z/OS's answer, or, for an alter completed inside the CQSPUT, after the put when nothing
     moves (no OVFLWSTR)."""
@@ -704,7 +703,7 @@ def _usage_at_start(model: Model, s: Structure, op: Any) -> tuple[int, int, int,
     return model.before(s)
 
 
-def _pick_due(model: Model, s: Structure, op: Any) -> bool:
+def _pick_due(model: GroupState, s: Structure, op: Any) -> bool:
     """Whether the selection must take at least one queue.  CQS-007: "CQS stops selecting queues when
     enough queues have been selected to cause the primary structure usage to fall 20% below the
     overflow threshold": none are needed when usage is already there as overflow mode starts (a get
@@ -717,7 +716,7 @@ def _pick_due(model: Model, s: Structure, op: Any) -> bool:
     return seen is not None and usage_pct(_metric(model), seen, model.acct) > target(model, s)
 
 
-def _base_usage(model: Model, s: Structure) -> float:
+def _base_usage(model: GroupState, s: Structure) -> float:
     """Usage when overflow mode starts (the drop readings of CQS-007 measure from it); -1 when the
     implementation has not reported it."""
     if model.hint is None:
@@ -726,7 +725,7 @@ def _base_usage(model: Model, s: Structure) -> float:
     return -1.0 if pools is None else usage_pct(_metric(model), pools, model.acct)
 
 
-def _altered(model: Model, s: Structure, size_kb: int | None) -> Outcome:
+def _altered(model: GroupState, s: Structure, size_kb: int | None) -> Outcome:
     from reference_model.accounting import pool_totals
 
     new = s.defn.size_kb if size_kb is None else size_kb
@@ -739,13 +738,13 @@ def _altered(model: Model, s: Structure, size_kb: int | None) -> Outcome:
     return Outcome("alter_outcome", rules=("CQS-004",), signals=model.full_signals(s), usage=s.pools.as_tuple())
 
 
-def _scanned(model: Model, s: Structure, start: int, end: int) -> bool:
+def _scanned(model: GroupState, s: Structure, start: int, end: int) -> bool:
     anchor = 0 if model.readings.cqs_scan_anchor == "clock" else s.overflow_start
     nxt = anchor + ((max(start, anchor) - anchor) // SCAN_SECONDS + 1) * SCAN_SECONDS
     return nxt <= end
 
 
-def scan_between(model: Model, start: int, end: int) -> Outcome:
+def scan_between(model: GroupState, start: int, end: int) -> Outcome:
     """CQS-013/014: every scan in (start, end] takes empty queues out of overflow mode."""
     signals: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
@@ -773,7 +772,7 @@ def scan_between(model: Model, start: int, end: int) -> Outcome:
     return Outcome("advance_clock", rules=rules, signals=signals)
 
 
-def _scan_open(model: Model, s: Structure) -> None:
+def _scan_open(model: GroupState, s: Structure) -> None:
     """CQS-013 while the selection is not shown yet: the empty candidates are out of overflow mode
     whether or not they were selected; the rest stay open (whether overflow mode has ended is shown
     by the implementation, :func:`adopt_selection`)."""
@@ -783,7 +782,7 @@ def _scan_open(model: Model, s: Structure) -> None:
     s.selection_scanned = True
 
 
-def set_overflow_exit(model: Model, op: SetOverflowExit) -> Outcome:
+def set_overflow_exit(model: GroupState, op: SetOverflowExit) -> Outcome:
     """Install or remove the Queue Overflow exit (CQS-009/010)."""
     model.overflow_exit = op.vetoes
     return Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from reference_model.outcomes import EventMessage
 
 if TYPE_CHECKING:
-    from reference_model.model import Model
+    from reference_model.group import GroupState
     from reference_model.state import Queue
 
 
@@ -31,7 +31,7 @@ def low_reached(depth: int, pct: int, maxdepth: int, reading: str) -> bool:
     return depth <= limit
 
 
-def _toggle(model: Model, q: Queue, kind: str) -> None:
+def _toggle(model: GroupState, q: Queue, kind: str) -> None:
     """QDEPTH-004/005/006: the switches each event flips."""
     if kind == "QDPHI":
         q.hi, q.lo, q.max = False, True, True
@@ -58,7 +58,7 @@ def _issue(q: Queue, names: list[str], kind: str, correl: int) -> tuple[EventMes
     return tuple(_message(q, name, kind, correl) for name in names)
 
 
-def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
+def fire(model: GroupState, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
     """Raise event ``kind`` detected by ``detector`` on ``q``; return the event messages.
 
     Shared queues toggle even when PERFMEV is DISABLED (QDEPTH-007); the detector

@@ -25,7 +25,7 @@ from reference_model.state import Message, Qmgr, Queue, Structure
 from reference_model.units import SIZE_63K
 
 if TYPE_CHECKING:
-    from reference_model.model import Model
+    from reference_model.group import GroupState
     from reference_model.operations import (
         Backout,
         Backup,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     )  # fmt: skip
 
 
-def _caller(model: Model, qmgr: str, queue: str) -> tuple[Qmgr, Queue, Structure | None]:
+def _caller(model: GroupState, qmgr: str, queue: str) -> tuple[Qmgr, Queue, Structure | None]:
     qm = model.qmgrs.get(qmgr) or model.qmgr(qmgr)
     q = model.queues.get(queue) or model.queue(queue)
     if q.defn.cfstruct is None:
@@ -62,7 +62,7 @@ def _reject(reason: int | str, *rules: str) -> Outcome:
     return Outcome("put", False, reason, rules)
 
 
-def _refusals(model: Model, op: Put, q: Queue, s: Structure | None) -> list[Outcome]:
+def _refusals(model: GroupState, op: Put, q: Queue, s: Structure | None) -> list[Outcome]:
     """Every documented refusal that applies to ``op`` (CFLEVEL, RECOVER, MAXMSGL, a failed structure)."""
     out = []
     if s is not None:
@@ -84,7 +84,7 @@ def _refusals(model: Model, op: Put, q: Queue, s: Structure | None) -> list[Outc
     return out
 
 
-def _over_63k(model: Model, length: int) -> bool:
+def _over_63k(model: GroupState, length: int) -> bool:
     """CFLEVEL-003: MQRC 2366 names a message "bigger than 63 KB"; seed 003 says CFLEVEL 1-3 hold
     messages "less than 63 KB".  Exactly 63 KB is refused under the second reading and accepted
     under the first: both are admissible, so there the implementation's answer stands."""
@@ -95,7 +95,7 @@ def _over_63k(model: Model, length: int) -> bool:
     return hint is not None and not hint.outcome.ok and hint.outcome.reason in refused
 
 
-def _chosen(model: Model, candidates: list[Outcome]) -> Outcome:
+def _chosen(model: GroupState, candidates: list[Outcome]) -> Outcome:
     """When a put breaks several documented limits no document says which reason code wins:
     the implementation's, if it is one of them, else the first (principle 2)."""
     hint = model.hint
@@ -106,7 +106,7 @@ def _chosen(model: Model, candidates: list[Outcome]) -> Outcome:
     return candidates[0]
 
 
-def _queue_full(model: Model, op: Put, q: Queue) -> Outcome:
+def _queue_full(model: GroupState, op: Put, q: Queue) -> Outcome:
     rules = ("QDEPTH-015", "QUEUE-004")
     fired = ()
     if q.max:
@@ -118,7 +118,7 @@ def _queue_full(model: Model, op: Put, q: Queue) -> Outcome:
 _FULL = (MQRC_STORAGE_MEDIUM_FULL,)
 
 
-def put(model: Model, op: Put) -> Outcome:
+def put(model: GroupState, op: Put) -> Outcome:
     """MQPUT: refusals, Queue Full, offload decision, space, then Queue Depth High."""
     qm, q, s = _caller(model, op.qmgr, op.queue)
     if type(op.length) is not int or op.length < 0:
@@ -191,7 +191,7 @@ def _location(s: Structure, offloaded: bool | None) -> str | None:
     return s.defn.offload_target if s.defn.cflevel >= 5 else None
 
 
-def _remove(model: Model, q: Queue, index: int, s: Structure | None) -> None:
+def _remove(model: GroupState, q: Queue, index: int, s: Structure | None) -> None:
     msg = q.msgs.pop(index)
     model.live.pop(msg.seq, None)
     if s is not None:
@@ -199,7 +199,7 @@ def _remove(model: Model, q: Queue, index: int, s: Structure | None) -> None:
         s.pools.elements_used -= msg.elements
 
 
-def get(model: Model, op: Get) -> Outcome:
+def get(model: GroupState, op: Get) -> Outcome:
     """MQGET: the first committed, unlocked message in put order (QUEUE-001..004)."""
     qm, q, s = _caller(model, op.qmgr, op.queue)
     if not qm.active:
@@ -245,7 +245,7 @@ def _after_recovery(q: Queue) -> tuple[str, ...]:
     return q.recovery
 
 
-def _settle(model: Model, qm: Qmgr, commit: bool) -> tuple[str, ...]:
+def _settle(model: GroupState, qm: Qmgr, commit: bool) -> tuple[str, ...]:
     """Commit or back out ``qm``'s unit of work; return FULLTHRESHOLD signals."""
     touched: dict[str, Structure] = {}
     for action, qname, seq in qm.uow:
@@ -269,14 +269,14 @@ def _settle(model: Model, qm: Qmgr, commit: bool) -> tuple[str, ...]:
     return tuple(sig for s in touched.values() for sig in model.full_signals(s))
 
 
-def commit(model: Model, op: Commit) -> Outcome:
+def commit(model: GroupState, op: Commit) -> Outcome:
     qm = model.qmgr(op.qmgr)
     if not qm.active:
         return Outcome("commit", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
     return Outcome("commit", rules=("QUEUE-002", "QUEUE-003", "CAPACITY-010"), signals=_settle(model, qm, True))
 
 
-def backout(model: Model, op: Backout) -> Outcome:
+def backout(model: GroupState, op: Backout) -> Outcome:
     """Back out: puts vanish, gets return to their place; event switches stay (QDEPTH-012)."""
     qm = model.qmgr(op.qmgr)
     if not qm.active:
@@ -284,12 +284,12 @@ def backout(model: Model, op: Backout) -> Outcome:
     return Outcome("backout", rules=("QUEUE-002", "QUEUE-003", "QDEPTH-012"), signals=_settle(model, qm, False))
 
 
-def set_perfmev(model: Model, op: SetPerfmev) -> Outcome:
+def set_perfmev(model: GroupState, op: SetPerfmev) -> Outcome:
     model.qmgr(op.qmgr).perfmev = bool(op.enabled)
     return Outcome("set_perfmev", rules=("QDEPTH-007", "QDEPTH-008"))
 
 
-def reset_qstats(model: Model, op: ResetQstats) -> Outcome:
+def reset_qstats(model: GroupState, op: ResetQstats) -> Outcome:
     """RESET QSTATS: the issuing queue manager's statistics for the queue restart, so its next
     event message counts from here (QDEPTH-017: "since the queue statistics were last reset")."""
     qm, q, _ = _caller(model, op.qmgr, op.queue)
@@ -300,7 +300,7 @@ def reset_qstats(model: Model, op: ResetQstats) -> Outcome:
     return Outcome("reset_qstats", rules=("QDEPTH-017",))
 
 
-def start_qmgr(model: Model, op: StartQmgr) -> Outcome:
+def start_qmgr(model: GroupState, op: StartQmgr) -> Outcome:
     qm = model.qmgr(op.qmgr)
     if qm.active and model.hint is not None:  # starting a running queue manager: the harness's
         return Outcome("start_qmgr", model.hint.outcome.ok, model.hint.outcome.reason)
@@ -308,7 +308,7 @@ def start_qmgr(model: Model, op: StartQmgr) -> Outcome:
     return Outcome("start_qmgr", rules=("QDEPTH-016", "RECOVERY-008"))
 
 
-def stop_qmgr(model: Model, op: StopQmgr) -> Outcome:
+def stop_qmgr(model: GroupState, op: StopQmgr) -> Outcome:
     """A stopping queue manager's unit of work is backed out (QUEUE-005); shared messages stay (RECOVERY-008)."""
     qm = model.qmgr(op.qmgr)
     if not qm.active and model.hint is not None:  # stopping a stopped queue manager: the harness's
@@ -333,7 +333,7 @@ def _recoverable(s: Structure) -> bool:
     return s.defn.cflevel >= 3 and s.defn.recover
 
 
-def backup(model: Model, op: Backup) -> Outcome:
+def backup(model: GroupState, op: Backup) -> Outcome:
     """BACKUP CFSTRUCT: needs CFLEVEL(3)+ and RECOVER(YES) (RECOVERY-001)."""
     qm = model.qmgr(op.qmgr)
     s = model.structure(op.cfstruct)
@@ -348,7 +348,7 @@ def backup(model: Model, op: Backup) -> Outcome:
     return Outcome("backup", rules=("RECOVERY-001",))
 
 
-def _empty(model: Model, s: Structure) -> dict[str, list[Message]]:
+def _empty(model: GroupState, s: Structure) -> dict[str, list[Message]]:
     """Remove every message of ``s``; return the committed persistent ones per queue."""
     kept: dict[str, list[Message]] = {}
     for q in model.queues.values():
@@ -367,7 +367,7 @@ def _empty(model: Model, s: Structure) -> dict[str, list[Message]]:
     return kept
 
 
-def fail_structure(model: Model, op: FailStructure) -> Outcome:
+def fail_structure(model: GroupState, op: FailStructure) -> Outcome:
     """The structure fails: nonpersistent messages are lost (RECOVERY-004)."""
     s = model.structure(op.cfstruct)
     if s.failed:  # failing a failed structure is the harness's, not a documented event
@@ -379,7 +379,7 @@ def fail_structure(model: Model, op: FailStructure) -> Outcome:
     return Outcome("fail_structure", rules=("RECOVERY-002", "RECOVERY-004"), signals=signals)
 
 
-def _undocumented(model: Model, kind: str, default: Outcome, s: Structure) -> Outcome:
+def _undocumented(model: GroupState, kind: str, default: Outcome, s: Structure) -> Outcome:
     """An operation whose result no document decides: the implementation's answer stands and no
     rule is judged (principle 1).  A BACKUP it reports taken counts for a later RECOVER."""
     hint = model.hint
@@ -391,7 +391,7 @@ def _undocumented(model: Model, kind: str, default: Outcome, s: Structure) -> Ou
     return Outcome(kind, o.ok, o.reason)
 
 
-def recover(model: Model, op: Recover) -> Outcome:
+def recover(model: GroupState, op: Recover) -> Outcome:
     """RECOVER CFSTRUCT: TYPE(NORMAL) restores persistent messages as of the failure, TYPE(PURGE) empties."""
     s = model.structure(op.cfstruct)
     hint = model.hint
@@ -425,7 +425,7 @@ def recover(model: Model, op: Recover) -> Outcome:
     )
 
 
-def _recovered(model: Model, s: Structure, rules: tuple[str, ...]) -> None:
+def _recovered(model: GroupState, s: Structure, rules: tuple[str, ...]) -> None:
     """The gets that find what RECOVER left on ``s``'s queues name ``rules`` (narrower than the
     queue rules when what they find departs: blame)."""
     for q in model.queues.values():

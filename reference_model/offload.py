@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from reference_model.units import SIZE_63_75K, SIZE_63K
 
 if TYPE_CHECKING:
-    from reference_model.model import Model
+    from reference_model.group import GroupState
     from reference_model.state import Structure
 
 RULE_OFF = 64 * 1024
@@ -21,7 +21,7 @@ def forced_boundary(reading: str) -> int:
     return SIZE_63_75K if reading == "63.75K" else SIZE_63K
 
 
-def decide(model: Model, s: Structure, length: int) -> tuple[bool, tuple[str, ...]]:
+def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[str, ...]]:
     """Whether a message of ``length`` bytes put now is offloaded, and the deciding rules.
 
     CFLEVEL(4) offloads only messages too large for an entry; CFLEVEL(5) also
