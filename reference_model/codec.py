@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from reference_model.config import Accounting, Config, QueueDef, StructureDef
+from reference_model.config import Accounting, Config, QueueDef, StructureDef, plain, record_of
 from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 from reference_model.operations import OPERATION_BY_KIND, DefineQueue, DefineStructure
 from reference_model.outcomes import EventMessage, Outcome
@@ -30,17 +30,6 @@ def _build(cls: type, record: Mapping[str, Any], where: str) -> Any:
         raise ConfigurationError(where, dict(record), f"the fields of {cls.__name__}: {exc}", UNKNOWN_FIELD) from exc
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def record_of(obj: Any) -> dict[str, Any]:
-    """An attrs record as a dict of plain values (tuples become lists)."""
-    return {a.name: _plain(getattr(obj, a.name)) for a in attrs.fields(type(obj))}
-
-
 def structure_from_record(record: Mapping[str, Any]) -> StructureDef:
     return _build(StructureDef, record, f"structures[{record.get('name', '?')}]")
 
@@ -50,12 +39,7 @@ def queue_from_record(record: Mapping[str, Any]) -> QueueDef:
 
 
 def config_to_record(config: Config) -> dict[str, Any]:
-    out = record_of(config)
-    out["structures"] = [record_of(s) for s in config.structures]
-    out["queues"] = [record_of(q) for q in config.queues]
-    out["readings"] = config.readings.as_dict()
-    out["accounting"] = record_of(config.accounting)
-    return out
+    return config.to_record()
 
 
 def config_from_record(record: Mapping[str, Any]) -> Config:
@@ -96,7 +80,7 @@ def op_to_record(op: Any) -> dict[str, Any]:
             value = record_of(value)
         elif a.name == "changes":
             value = dict(value)
-        out[a.name] = _plain(value)
+        out[a.name] = plain(value)
     return out
 
 

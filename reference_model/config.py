@@ -2,19 +2,31 @@
 
 Two profiles share these records: ``mq`` (IBM MQ for z/OS shared queues) and
 ``cqs`` (IMS Common Queue Server structures).  Every record validates itself on
-construction (see :mod:`reference_model.validation`) and raises
+construction (the checks at the end of this module, over those of
+:mod:`reference_model.validation`) and raises
 :class:`~reference_model.errors.ConfigurationError` naming the field, the value,
 the allowed range and the rule.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import attrs
 
 from reference_model.readings import Readings
-from reference_model.units import KB
+from reference_model.tables import ADMIN_TABLES
+from reference_model.units import KB, SIZE_100MB
+from reference_model.validation import (
+    MAX_QUEUES_PER_STRUCTURE,
+    QSG_NAME,
+    check_bool,
+    check_cfstruct_name,
+    check_int,
+    check_structure_count,
+    reject,
+)
 
 PROFILES = ("mq", "cqs")
 MAXDEPTH_MAX = 999_999_999
@@ -69,8 +81,6 @@ class StructureDef:
     resource: bool = False
 
     def __attrs_post_init__(self) -> None:
-        from reference_model.validation import validate_structure
-
         validate_structure(self)
 
     @property
@@ -135,13 +145,153 @@ class QueueDef:
     qdpmaxev: bool = False
 
     def __attrs_post_init__(self) -> None:
-        from reference_model.validation import validate_queue
-
         validate_queue(self)
 
     @property
     def shared(self) -> bool:
         return self.cfstruct is not None
+
+
+# -- validation on construction (DEVELOPERS.md, principle 7) ------------------------------------
+def validate_structure(s: StructureDef) -> None:
+    """Check one structure definition (MQ and CQS fields)."""
+    f = f"structures[{s.name}]"
+    check_cfstruct_name(f"{f}.name", s.name)
+    check_int(f"{f}.size_kb", s.size_kb, 1, None, "CAPACITY-008")
+    if s.initsize_kb is not None:
+        check_int(f"{f}.initsize_kb", s.initsize_kb, 1, s.size_kb, "CAPACITY-008")
+    check_int(f"{f}.fullthreshold", s.fullthreshold, 0, 100, "CAPACITY-009")
+    check_int(f"{f}.ratio", s.ratio, 1, 255, "SIZING-005")
+    check_int(f"{f}.cflevel", s.cflevel, 1, 5, "CFLEVEL-001")
+    check_bool(f"{f}.recover", s.recover, "CFLEVEL-007")
+    # RECOVER(YES) below CFLEVEL(3): whether DEFINE refuses it is not documented (ibm-facts 2.6, AMBIGUOUS)
+    if s.offload is not None:
+        if s.offload not in ("SMDS", "DB2"):
+            reject(f"{f}.offload", s.offload, "SMDS or DB2", "OFFLOAD-006")
+        if s.cflevel < 5:
+            reject(f"{f}.offload", s.offload, "OFFLOAD only with CFLEVEL(5)", "OFFLOAD-007")
+    for n in (1, 2, 3):
+        check_int(f"{f}.offld{n}th", getattr(s, f"offld{n}th"), 0, 100, "OFFLOAD-011")
+        check_int(f"{f}.offld{n}sz", getattr(s, f"offld{n}sz"), 0, 64 * 1024, "OFFLOAD-011")
+    _validate_cqs_fields(f, s)
+
+
+def _validate_cqs_fields(f: str, s: StructureDef) -> None:
+    check_bool(f"{f}.resource", s.resource, "CQS-016")
+    if s.resource and (s.ovflwmax is not None or s.ovflwstr is not None):
+        field, value = (f"{f}.ovflwstr", s.ovflwstr) if s.ovflwstr is not None else (f"{f}.ovflwmax", s.ovflwmax)
+        reject(field, value, "no overflow on a resource structure", "CQS-016")
+    if s.ovflwmax is not None:
+        check_int(f"{f}.ovflwmax", s.ovflwmax, 0, 100, "CQS-002")
+    if s.ovflwstr is not None:
+        check_cfstruct_name(f"{f}.ovflwstr", s.ovflwstr)
+        if s.ovflwstr == s.name:
+            reject(f"{f}.ovflwstr", s.ovflwstr, "a name other than the primary's", "CQS-011")
+    check_int(f"{f}.ovflw_size_kb", s.ovflw_size_kb, 1, None, "CAPACITY-008")
+
+
+def validate_queue(q: QueueDef) -> None:
+    """Check one queue definition."""
+    f = f"queues[{q.name}]"
+    if not isinstance(q.name, str) or not q.name:  # no document states the name rules
+        reject(f"{f}.name", q.name, "a non-empty name", "TOPOLOGY-013")
+    if q.cfstruct is not None:
+        check_cfstruct_name(f"{f}.cfstruct", q.cfstruct)
+    check_int(f"{f}.maxdepth", q.maxdepth, 0, 999_999_999, "QDEPTH-014")
+    check_int(f"{f}.maxmsgl", q.maxmsgl, 0, SIZE_100MB, "CFLEVEL-005")
+    check_int(f"{f}.qdepthhi", q.qdepthhi, 0, 100, "QDEPTH-014")
+    check_int(f"{f}.qdepthlo", q.qdepthlo, 0, 100, "QDEPTH-014")
+    for flag in ("qdphiev", "qdploev", "qdpmaxev"):
+        check_bool(f"{f}.{flag}", getattr(q, flag), "QDEPTH-014")
+
+
+def validate_config(c: Config) -> None:
+    """Check the whole configuration, including limits across records."""
+    if c.profile not in PROFILES:
+        reject("profile", c.profile, f"one of {list(PROFILES)}", "TOPOLOGY-002")
+    if not isinstance(c.qsg, str) or not QSG_NAME.match(c.qsg):
+        reject("qsg", c.qsg, "1-4 characters, A-Z first, then A-Z or 0-9", "TOPOLOGY-010")
+    _validate_qmgrs(c)
+    _validate_structures(c)
+    _validate_queues(c)
+    check_int("lgmsgsz", c.lgmsgsz, 1, None, "CQS-021")
+    if c.admin_table not in ADMIN_TABLES:
+        reject("admin_table", c.admin_table, f"one of {sorted(ADMIN_TABLES)}", "TOPOLOGY-008")
+    _validate_admin(c)
+
+
+def _validate_qmgrs(c: Config) -> None:
+    # 32 is the limit of queue managers connected to one structure at once (seed 003), not of a QSG's
+    # members (ibm-facts 6.3, AMBIGUOUS); queue manager name rules are not in the documents
+    if not c.qmgrs:
+        reject("qmgrs", 0, "at least 1 queue manager", "TOPOLOGY-006")
+    for name in c.qmgrs:
+        if not isinstance(name, str) or not name:
+            reject(f"qmgrs[{name}]", name, "a non-empty name", "TOPOLOGY-006")
+    dup = [n for n, k in Counter(c.qmgrs).items() if k > 1]
+    if dup:
+        reject("qmgrs", dup[0], "unique queue manager names", "TOPOLOGY-006")
+    for name in c.perfmev_disabled:
+        if name not in c.qmgrs:
+            reject("perfmev_disabled", name, f"one of {list(c.qmgrs)}", "QDEPTH-009")
+
+
+def _validate_structures(c: Config) -> None:
+    names = [s.name for s in c.structures]
+    check_structure_count(names)
+    dup = [n for n, k in Counter(names).items() if k > 1]
+    if dup:
+        reject(f"structures[{dup[0]}]", dup[0], "unique structure names", "TOPOLOGY-009")
+    for s in c.structures:
+        if c.profile == "mq" and (s.ovflwmax is not None or s.ovflwstr is not None or s.resource):
+            reject(f"structures[{s.name}].ovflwstr", s.ovflwstr, "no CQS overflow fields in the mq profile", "CQS-016")
+        if s.ovflwstr is not None and s.ovflwstr in names:
+            reject(
+                f"structures[{s.name}].ovflwstr", s.ovflwstr, "a name not used by another primary structure", "CQS-011"
+            )
+
+
+def _validate_queues(c: Config) -> None:
+    structures = {s.name for s in c.structures}
+    per_structure: Counter[str] = Counter()
+    seen: set[str] = set()
+    for q in c.queues:
+        check_queue_against(c, q, structures, seen)
+        seen.add(q.name)
+        if q.cfstruct is not None:
+            per_structure[q.cfstruct] += 1
+            if per_structure[q.cfstruct] > MAX_QUEUES_PER_STRUCTURE:
+                reject(
+                    f"queues[{q.name}].cfstruct",
+                    q.cfstruct,
+                    f"at most {MAX_QUEUES_PER_STRUCTURE} queues per structure",
+                    "TOPOLOGY-005",
+                )
+
+
+def check_queue_against(c: Config, q: QueueDef, structures: set[str], existing: set[str]) -> None:
+    """Checks of a queue definition that depend on the rest of the configuration."""
+    f = f"queues[{q.name}]"
+    if q.name in existing:
+        reject(f"{f}.name", q.name, "a name not already defined", "TOPOLOGY-013")
+    if q.cfstruct is None:
+        if c.profile == "cqs":
+            reject(f"{f}.cfstruct", None, "a defined structure (CQS queues live on one)", "TOPOLOGY-013")
+        if q.qmgr not in c.qmgrs:
+            reject(f"{f}.qmgr", q.qmgr, f"an owning queue manager, one of {list(c.qmgrs)}", "QDEPTH-008")
+    elif q.cfstruct not in structures:
+        reject(f"{f}.cfstruct", q.cfstruct, f"a defined structure, one of {sorted(structures)}", "TOPOLOGY-013")
+
+
+def _validate_admin(c: Config) -> None:
+    """CSQ_ADMIN's size, when given, is a positive number of KB.
+
+    Table 1 gives minimum sizes "established for a CFCC level 14" (TOPOLOGY-008): a smaller CSQ_ADMIN
+    is a configuration an implementation may refuse (the gate drops the case), not one the documents
+    forbid, so the model does not refuse it; ``cfconform size`` gives the table's figure.
+    """
+    if c.admin_size_kb is not None:
+        check_int("admin_size_kb", c.admin_size_kb, 1, None, "TOPOLOGY-008")
 
 
 @attrs.frozen
@@ -179,12 +329,24 @@ class Config:
     admin_table: str = "cfcc14"
 
     def __attrs_post_init__(self) -> None:
-        from reference_model.validation import validate_config
-
         validate_config(self)
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-safe dictionary (the wire and replay format)."""
-        from reference_model.codec import config_to_record
+        out = record_of(self)
+        out["structures"] = [record_of(s) for s in self.structures]
+        out["queues"] = [record_of(q) for q in self.queues]
+        out["readings"] = self.readings.as_dict()
+        out["accounting"] = record_of(self.accounting)
+        return out
 
-        return config_to_record(self)
+
+def plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
+
+
+def record_of(obj: Any) -> dict[str, Any]:
+    """An attrs record as a dict of plain values (tuples become lists)."""
+    return {a.name: plain(getattr(obj, a.name)) for a in attrs.fields(type(obj))}
