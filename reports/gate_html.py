@@ -1,7 +1,7 @@
 """The HTML gate report: one self-contained page (inline CSS, inline SVG plots, no scripts).
 
 Pure (reports/README.md): a GateResult record in, text out; every text is escaped.
-Called through :func:`reports.gate_report.render_html`.
+The text renderers it shares with are :mod:`reports.gate_report`'s (Markdown, JUnit).
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def _sentence(rule_id: str) -> str:
     return cited(rule_id).removeprefix(f"{rule_id}: ")
 
 
-def render_page(record: Record) -> str:
+def render_html(record: Record) -> str:
     """report.html: one self-contained page (inline CSS and SVG; no scripts, no external assets)."""
     notes, _ = split_warnings(record)
     summary = summary_rows(record)

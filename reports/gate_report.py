@@ -1,9 +1,9 @@
-"""Renderers of a gate result: Markdown, JUnit XML and one self-contained HTML page.
+"""Renderers of a gate result: Markdown and JUnit XML, and the pieces the HTML page shares.
 
 Pure functions (reports/README.md) from a :class:`~conformance.results.GateResult`
 *record* (``GateResult.to_record()``, or a line of results.jsonl) to text: no
 file I/O, no clock.  ``cfconform run`` writes report.md, junit.xml and
-report.html with them (the page is built by :mod:`reports.gate_html`).
+report.html with them and :func:`reports.gate_html.render_html`.
 """
 
 from __future__ import annotations
@@ -286,10 +286,3 @@ def render_junit(record: Record) -> str:
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
-
-
-def render_html(record: Record) -> str:
-    """report.html: one self-contained page (inline CSS and SVG; no scripts, no external assets)."""
-    from reports.gate_html import render_page
-
-    return render_page(record)

@@ -101,7 +101,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def write_reports(result: GateResult, report_dir: Path, spec: str, junit: Path | None = None) -> GateResult:
     """Write reproducers, results.jsonl and the reports; returns the result with reproducer paths set."""
     from conformance.reproducer import render_pytest, transcript_stem, write_transcript
-    from reports.gate_report import render_html, render_junit, render_markdown
+    from reports.gate_html import render_html
+    from reports.gate_report import render_junit, render_markdown
 
     repro_dir = report_dir / "reproducers"
     failures = []

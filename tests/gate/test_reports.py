@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from conformance.results import from_record
-from reports.gate_report import render_html, render_junit, render_markdown
+from reports.gate_html import render_html
+from reports.gate_report import render_junit, render_markdown
 from reports.plot import render_usage_svg
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
