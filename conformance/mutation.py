@@ -14,7 +14,7 @@ import attrs
 
 from properties.run import run_machine
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("conformance.mutation")  # the name -v shows (ns-rewrite: keep)
 
 
 @attrs.frozen

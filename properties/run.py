@@ -58,7 +58,7 @@ class MachineRun:
     masked: dict[str, int] = attrs.field(factory=dict)
 
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("properties.run")  # the name -v shows (ns-rewrite: keep)
 
 #: Fresh generation runs after Hypothesis finds generation inconsistent (see :func:`_generate`).
 FLAKY_RESTARTS = 5

@@ -489,7 +489,7 @@ def _local_writable(option: str, out: str) -> None:
     if "://" in out and not out.startswith("file:"):
         ArrowFS(out)
         return
-    from conformance.commands.run import unwritable
+    from conformance.paths import unwritable
 
     local = out.removeprefix("file://").removeprefix("file:")
     problem = unwritable(Path(local))

@@ -12,7 +12,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from conformance.commands.run import format_name, unwritable
+from conformance.commands.run import format_name
+from conformance.paths import unwritable
 
 NAME = "mutants"
 HEADERS = ("mutant", "seed", "rule", "killed", "seconds", "with repro s", "repro steps", "documented", "rule named")

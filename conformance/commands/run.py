@@ -21,7 +21,6 @@ import argparse
 import datetime as dt
 import json
 import math
-import os
 import random
 import shlex
 import sys
@@ -31,6 +30,7 @@ from typing import Any
 import attrs
 
 from adapters.protocol import AdapterError
+from conformance.paths import unwritable
 from conformance.results import GateResult
 
 NAME = "run"
@@ -164,18 +164,6 @@ def summary_lines(record: dict[str, Any], spec: str, report_dir: Path, junit: Pa
     lines.append(f"reports: {report_dir}/{{report.md,report.html,results.jsonl}}, {junit or report_dir / 'junit.xml'}")
     lines.append(f"result: {headline(record)}")
     return lines
-
-
-def unwritable(directory: Path) -> str | None:
-    """Why files cannot be written in ``directory`` (created if missing), or None if they can."""
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        probe = directory / f".cfconform-write-test-{os.getpid()}"
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
-    except OSError as err:
-        return f"not a writable directory ({err.strerror or err})"
-    return None
 
 
 def run(args: argparse.Namespace) -> int:
