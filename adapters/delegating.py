@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from adapters.protocol import Adapter, Capabilities
-from reference_model.config import Config
-from reference_model.outcomes import Outcome
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.outcomes import Outcome
+
+from .protocol import Adapter, Capabilities
 
 
 class DelegatingAdapter:
-    """``inner`` behind the :class:`~adapters.protocol.Adapter` methods; subclasses override what they change."""
+    """``inner`` behind the :class:`~cfconform.adapters.protocol.Adapter` methods; subclasses override what they
+    change."""
 
     def __init__(self, inner: Adapter) -> None:
         self.inner = inner

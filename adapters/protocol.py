@@ -13,9 +13,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
-from reference_model.config import Config
-from reference_model.outcomes import Outcome
-from reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.outcomes import Outcome
+from cfconform.reference_model.readings import AMBIGUITIES
 
 #: Version of the adapter contract and of the wire protocol (docs/PROTOCOL.md).  Peers work together
 #: when their major versions are equal (1.1 added the outcome field ``location``).

@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from adapters.protocol import Capabilities
-from reference_model.config import Config
-from reference_model.model import Model
-from reference_model.outcomes import Outcome
-from reference_model.readings import Readings
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.outcomes import Outcome
+from cfconform.reference_model.readings import Readings
+
+from .protocol import Capabilities
 
 
 class ReferenceAdapter:
-    """Runs :class:`~reference_model.model.Model` in-process.
+    """Runs :class:`~cfconform.reference_model.model.Model` in-process.
 
     ``readings`` picks the admissible reading it follows (default: the model's
     defaults); the configuration's own readings are overridden by it, as a real

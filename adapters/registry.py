@@ -12,7 +12,7 @@ An adapter *spec* is one of:
     an implementation process speaking the wire protocol (docs/PROTOCOL.md),
     e.g. ``wire:node examples/node-adapter/adapter.js`` (split with shlex, no shell);
 ``mutant:ID``
-    a mutant of the reference model, from ``adapters.mutants.get_mutant(ID)``.
+    a mutant of the reference model, from ``cfconform.adapters.mutants.get_mutant(ID)``.
 
 :func:`load_adapter` returns a fresh Adapter; an unknown or broken spec raises
 :class:`AdapterLoadError` (a ConfigurationError: the CLI exits 2) that lists
@@ -30,12 +30,13 @@ from typing import Any
 
 import attrs
 
-from adapters.protocol import Adapter
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+
+from .protocol import Adapter
 
 ENTRY_POINT_GROUP = "cfconform.adapters"
 #: Built-in adapters (also registered as entry points in pyproject.toml).
-BUILTINS: dict[str, str] = {"reference": "adapters.reference:ReferenceAdapter"}
+BUILTINS: dict[str, str] = {"reference": "cfconform.adapters.reference:ReferenceAdapter"}
 _OBJECT_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 
 
@@ -108,14 +109,16 @@ def _instantiate(spec: str, obj: Any, kwargs: dict[str, Any]) -> Adapter:
 
 
 def mutant_factory(mutant_id: str) -> Callable[[], Adapter]:
-    """A factory for ``mutant:ID`` (needs the ``adapters.mutants`` package)."""
+    """A factory for ``mutant:ID`` (needs the ``cfconform.adapters.mutants`` package)."""
     try:
-        mutants = importlib.import_module("adapters.mutants")
+        mutants = importlib.import_module("cfconform.adapters.mutants")
     except ImportError as exc:
-        raise AdapterLoadError(f"mutant:{mutant_id}", f"the adapters.mutants package ({exc})") from exc
+        raise AdapterLoadError(f"mutant:{mutant_id}", f"the cfconform.adapters.mutants package ({exc})") from exc
     get = getattr(mutants, "get_mutant", None)
     if get is None:
-        raise AdapterLoadError(f"mutant:{mutant_id}", "a mutant catalogue (adapters.mutants.get_mutant is missing)")
+        raise AdapterLoadError(
+            f"mutant:{mutant_id}", "a mutant catalogue (cfconform.adapters.mutants.get_mutant is missing)"
+        )
     try:
         found = get(mutant_id)
     except (KeyError, LookupError, ValueError) as exc:
@@ -136,7 +139,7 @@ def load_adapter(spec: str, **kwargs: Any) -> Adapter:
     """A fresh Adapter for ``spec`` (see the module docstring); ``kwargs`` go to its factory."""
     spec = spec.strip()
     if spec.startswith("wire:"):
-        from adapters.wire.client import WireAdapter
+        from .wire.client import WireAdapter
 
         cmd = shlex.split(spec[len("wire:") :])
         if not cmd:
@@ -153,9 +156,9 @@ def load_adapter(spec: str, **kwargs: Any) -> Adapter:
 
 
 def mutant_ids() -> list[str]:
-    """The mutant IDs the catalogue offers (empty when adapters.mutants is absent or has no list)."""
+    """The mutant IDs the catalogue offers (empty when cfconform.adapters.mutants is absent or has no list)."""
     try:
-        mutants = importlib.import_module("adapters.mutants")
+        mutants = importlib.import_module("cfconform.adapters.mutants")
     except ImportError:
         return []
     for name in ("MUTANTS", "CATALOGUE", "CATALOG"):

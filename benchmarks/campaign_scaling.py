@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from spark_fuzz.blocks import CampaignSpec, default_block_size, plan_blocks
+from cfconform.spark_fuzz.blocks import CampaignSpec, default_block_size, plan_blocks
 
 
 def rss_mb(pid: int) -> float:
@@ -103,9 +103,9 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(n.replace("_", "")) for n in args.traces.split(",")]
 
-    from spark_fuzz.blocks import wave_size
-    from spark_fuzz.job import run_campaign
-    from spark_fuzz.session import build_session, master_of, parallelism
+    from cfconform.spark_fuzz.blocks import wave_size
+    from cfconform.spark_fuzz.job import run_campaign
+    from cfconform.spark_fuzz.session import build_session, master_of, parallelism
 
     root = Path(args.out or tempfile.mkdtemp(prefix="cfconform-scaling-"))
     spark = build_session(args.master, "cfconform-scaling", remote=args.remote, ui=False)

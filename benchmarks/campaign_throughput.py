@@ -29,10 +29,10 @@ import tempfile
 import time
 from typing import Any
 
-from adapters.registry import load_adapter
-from conformance.runner import run_trace
-from properties.generator import generate
-from spark_fuzz.blocks import CampaignSpec, default_block_size, trace_profile, trace_seed
+from cfconform.adapters.registry import load_adapter
+from cfconform.judge.runner import run_trace
+from cfconform.properties.generator import generate
+from cfconform.spark_fuzz.blocks import CampaignSpec, default_block_size, trace_profile, trace_seed
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -90,8 +90,8 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(n.replace("_", "")) for n in args.traces.split(",")]
 
-    from spark_fuzz.job import run_campaign
-    from spark_fuzz.session import build_session
+    from cfconform.spark_fuzz.job import run_campaign
+    from cfconform.spark_fuzz.session import build_session
 
     root = args.out or tempfile.mkdtemp(prefix="cfconform-bench-")
     spec_of = lambda n: CampaignSpec(args.adapter, n, args.steps, block_size=args.block_size or default_block_size(n))  # noqa: E731

@@ -13,10 +13,10 @@ import argparse
 import fnmatch
 import time
 
-from adapters.mutants import MUTANTS
-from adapters.reference import ReferenceAdapter
-from conformance.gate import run_gate
-from conformance.mutation import kill_all, summary
+from cfconform.adapters.mutants import MUTANTS
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.conformance.gate import run_gate
+from cfconform.conformance.mutation import kill_all, summary
 
 
 def main() -> None:

@@ -14,12 +14,12 @@ import sys
 import time
 from collections.abc import Callable
 
-from adapters.protocol import Adapter
-from adapters.reference import ReferenceAdapter
-from adapters.wire.client import WireAdapter
-from conformance.gate import run_gate
+from cfconform.adapters.protocol import Adapter
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire.client import WireAdapter
+from cfconform.conformance.gate import run_gate
 
-SERVE = [sys.executable, "-m", "conformance.cli", "serve-reference"]
+SERVE = [sys.executable, "-m", "cfconform.cli", "serve-reference"]
 TRANSPORTS: dict[str, Callable[[], Adapter]] = {
     "inproc": ReferenceAdapter,
     "wire": lambda: WireAdapter(SERVE, timeout=30.0),

@@ -33,15 +33,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from adapters.protocol import Adapter  # noqa: E402
-from adapters.wire.client import WireAdapter  # noqa: E402
 from benchmarks.loopback import LoopbackAdapter  # noqa: E402
-from conformance.gate import run_gate  # noqa: E402
-from conformance.reuse import reusing  # noqa: E402
-from conformance.runner import run_trace  # noqa: E402
-from properties.run import run_machine  # noqa: E402
-from reference_model.codec import config_from_record, op_from_record  # noqa: E402
-from reference_model.operations import Inspect  # noqa: E402
+from cfconform.adapters.protocol import Adapter  # noqa: E402
+from cfconform.adapters.wire.client import WireAdapter  # noqa: E402
+from cfconform.conformance.gate import run_gate  # noqa: E402
+from cfconform.conformance.reuse import reusing  # noqa: E402
+from cfconform.judge.runner import run_trace  # noqa: E402
+from cfconform.properties.run import run_machine  # noqa: E402
+from cfconform.reference_model.codec import config_from_record, op_from_record  # noqa: E402
+from cfconform.reference_model.operations import Inspect  # noqa: E402
 
 KIT = ROOT / "examples" / "second-reading"
 
@@ -119,10 +119,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", default="", help="comma-separated fault IDs (default: the whole kit)")
     ap.add_argument("--no-reproducer", action="store_true", help="verdicts and time to kill only")
     ap.add_argument("--out", default="", help="write every row as JSON lines to this file")
-    ap.add_argument("--transport", default="", choices=("", "loopback", "pipes"),
-                    help="default: loopback for the second reading, pipes for any other kit")
-    ap.add_argument("--kit", default="examples/second-reading",
-                    help="an implementation folder with impl.py or impl.js and faults.json")
+    ap.add_argument(
+        "--transport",
+        default="",
+        choices=("", "loopback", "pipes"),
+        help="default: loopback for the second reading, pipes for any other kit",
+    )
+    ap.add_argument(
+        "--kit",
+        default="examples/second-reading",
+        help="an implementation folder with impl.py or impl.js and faults.json",
+    )
     args = ap.parse_args(argv)
     global KIT
     KIT = (ROOT / args.kit).resolve()

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from adapters.protocol import PROTOCOL_VERSION, Capabilities
-from adapters.wire import messages as m
-from adapters.wire.client import WireError, WireNotSupported, config_for_peer, too_new, version_tuple
-from reference_model.config import Config
-from reference_model.outcomes import Outcome
+from cfconform.adapters.protocol import PROTOCOL_VERSION, Capabilities
+from cfconform.adapters.wire import messages as m
+from cfconform.adapters.wire.client import WireError, WireNotSupported, config_for_peer, too_new, version_tuple
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.outcomes import Outcome
 
 
 def _load(path: Path) -> Any:
@@ -34,7 +34,7 @@ _MODULES: dict[Path, Any] = {}
 
 
 class LoopbackAdapter:
-    """An :class:`~adapters.protocol.Adapter` over an in-process wire server."""
+    """An :class:`~cfconform.adapters.protocol.Adapter` over an in-process wire server."""
 
     def __init__(self, impl: Path, fault: str | None = None) -> None:
         path = impl.resolve()

@@ -12,8 +12,8 @@ import argparse
 import random
 import time
 
-from reference_model import Config, Model, QueueDef, StructureDef
-from reference_model.operations import AdvanceClock, Commit, Get, Put
+from cfconform.reference_model import Config, Model, QueueDef, StructureDef
+from cfconform.reference_model.operations import AdvanceClock, Commit, Get, Put
 
 QMGRS = ("QM01", "QM02", "QM03")
 

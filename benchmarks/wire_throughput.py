@@ -20,10 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from model_steps import standard_config, standard_stream
 
-from adapters.reference import ReferenceAdapter
-from adapters.wire.client import WireAdapter
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire.client import WireAdapter
 
-SERVE_REFERENCE = [sys.executable, "-m", "conformance.cli", "serve-reference"]
+SERVE_REFERENCE = [sys.executable, "-m", "cfconform.cli", "serve-reference"]
 
 
 def run_in_process(ops: list) -> tuple[float, list]:

@@ -16,9 +16,9 @@ import datetime as dt
 import tomllib
 from pathlib import Path
 
-from conformance.results import Deviation
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
-from reference_model.rules import RULE_BY_ID
+from cfconform.judge.results import Deviation
+from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from cfconform.reference_model.rules import RULE_BY_ID
 
 
 def load_deviations(path: str | Path) -> tuple[Deviation, ...]:

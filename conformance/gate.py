@@ -10,9 +10,9 @@ from typing import Any
 
 import attrs
 
-from adapters.protocol import Adapter
-from conformance.claims import claims
-from conformance.results import (
+from cfconform.adapters.protocol import Adapter
+from cfconform.judge.claims import claims
+from cfconform.judge.results import (
     GATE_SCHEMA_VERSION,
     Deviation,
     FailureRecord,
@@ -20,12 +20,13 @@ from conformance.results import (
     RuleVerdict,
     matches,
 )  # fmt: skip
-from conformance.reuse import reusing
-from conformance.trace import TraceResult
-from properties.run import MachineRun, run_machine
-from reference_model.codec import config_from_record, op_from_record
-from reference_model.model import Model
-from reference_model.rules import RULES
+from cfconform.judge.trace import TraceResult
+from cfconform.properties.run import MachineRun, run_machine
+from cfconform.reference_model.codec import config_from_record, op_from_record
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.rules import RULES
+
+from .reuse import reusing
 
 EXIT_OK, EXIT_NONCONFORMING, EXIT_ADAPTER, EXIT_NOTHING_JUDGED = 0, 1, 3, 4
 #: Verdicts that judged a rule (anything else: static, not claimed, not reached).

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from properties.run import run_machine
+from cfconform.properties.run import run_machine
 
 log = logging.getLogger("conformance.mutation")  # the name -v shows (ns-rewrite: keep)
 
@@ -75,7 +75,7 @@ def kill(mutant: Any, *, hypothesis_profile: str = "ci", seed: int | None = None
 
 
 def _kill_by_id(job: tuple[str, str, int | None, bool]) -> Kill:
-    from adapters.mutants import MUTANT_BY_ID
+    from cfconform.adapters.mutants import MUTANT_BY_ID
 
     mutant_id, hypothesis_profile, seed, reproduce = job
     mutant = MUTANT_BY_ID[mutant_id]

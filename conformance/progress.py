@@ -6,7 +6,7 @@ machine's recorder: cases, steps, failures) or :meth:`Progress.advance` (items d
 daemon thread reads them.  Reading counts another thread writes is safe here: they are ints.
 Status lines go through :meth:`Progress.say`, which keeps a live bar intact.  A subclass
 shows other counts by overriding :meth:`Progress.line`, :meth:`Progress.position` and
-:meth:`Progress.postfix` (``spark_fuzz.progress.SparkProgress``: ``fuzz`` and ``diff``).
+:meth:`Progress.postfix` (``cfconform.spark_fuzz.progress.SparkProgress``: ``fuzz`` and ``diff``).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from conformance.results import GateResult, RuleVerdict, matches
+from cfconform.judge.results import GateResult, RuleVerdict, matches
 
 PROFILE_NAMES = ("mq", "cqs")
 _GATES = pytest.StashKey[dict[str, GateResult]]()
@@ -69,8 +69,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "cfconform: a rule of the cfconform conformance gate")
     if not _enabled(config):
         return
-    from conformance.deviations import load_deviations
-    from reference_model.errors import ConfigurationError
+    from cfconform.reference_model.errors import ConfigurationError
+
+    from .deviations import load_deviations
 
     if config.getoption("cf_adapter") and config.getoption("cf_adapter_cmd"):
         raise pytest.UsageError("give one of --cf-adapter and --cf-adapter-cmd")
@@ -117,7 +118,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def _factory(config: pytest.Config) -> Any:
-    from conformance.reproducer import adapter_factory
+    from .reproducer import adapter_factory
 
     settings = config.stash[_SETTINGS]
     if settings["factory"] is None:
@@ -129,7 +130,7 @@ def _factory(config: pytest.Config) -> Any:
 
 def gate_for(config: pytest.Config, profile: str) -> GateResult:
     """The gate's result for one profile, run on first use in this process."""
-    from conformance.gate import run_gate
+    from .gate import run_gate
 
     gates = config.stash[_GATES]
     if profile not in gates:
@@ -164,7 +165,7 @@ class GateCollector(pytest.Collector):
     """The virtual collector holding one :class:`RuleItem` per rule and one :class:`ProfileItem` per profile."""
 
     def collect(self) -> list[pytest.Item]:
-        from reference_model.rules import RULES
+        from cfconform.reference_model.rules import RULES
 
         s = self.config.stash[_SETTINGS]
         items: list[pytest.Item] = [ProfileItem.from_parent(self, name=f"gate[{p}]", profile=p) for p in s["profiles"]]
@@ -186,7 +187,7 @@ class ProfileItem(pytest.Item):
             self.add_marker(pytest.mark.xdist_group("cfconform-" + "+".join(self.profiles)))
 
     def runtest(self) -> None:
-        from reports.gate_report import failure_detail
+        from cfconform.reports.gate_report import failure_detail
 
         result = gate_for(self.config, self.profile)
         faults = [f for f in result.failures if f.kind == "fault"]
@@ -214,7 +215,7 @@ class RuleItem(ProfileItem):
         self.rule_id = rule_id
 
     def runtest(self) -> None:
-        from reports.gate_report import failure_detail
+        from cfconform.reports.gate_report import failure_detail
 
         results = [gate_for(self.config, p) for p in self.profiles]
         rows = [r for res in results for r in res.rules if r.rule == self.rule_id]

@@ -9,7 +9,7 @@ Transcript format (``version`` 1)::
                   "expected": false, "observed": true},
      "readings": {ambiguity: [readings still consistent with the implementation]}}
 
-Records are those of :mod:`reference_model.codec`.  ``expected.kind`` is
+Records are those of :mod:`cfconform.reference_model.codec`.  ``expected.kind`` is
 ``divergence`` or ``fault`` (an adapter crash; then ``observed`` is the message).
 """
 
@@ -26,12 +26,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from adapters.protocol import Adapter
-from conformance.results import FailureRecord
-from conformance.runner import run_trace
-from conformance.trace import TraceResult
-from reference_model.codec import config_from_record, op_from_record
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from cfconform.adapters.protocol import Adapter
+from cfconform.judge.results import FailureRecord
+from cfconform.judge.runner import run_trace
+from cfconform.judge.trace import TraceResult
+from cfconform.reference_model.codec import config_from_record, op_from_record
+from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 
 FORMAT = "cfconform-transcript"
 VERSION = 1
@@ -47,16 +47,16 @@ def adapter_factory(
 
     ``cmd`` becomes ``WireAdapter(shlex.split(cmd), timeout=timeout)`` (spec ``wire:CMD``).  A
     ``module:attr`` spec may name a module in the current directory.  The spec is loaded once
-    here, so an unknown adapter raises :class:`~adapters.registry.AdapterLoadError` at once.
+    here, so an unknown adapter raises :class:`~cfconform.adapters.registry.AdapterLoadError` at once.
     """
-    from adapters.registry import load_adapter
+    from cfconform.adapters.registry import load_adapter
 
     if (spec is None) == (cmd is None):
         raise ConfigurationError("adapter", None, "exactly one of --adapter and --adapter-cmd", UNKNOWN_FIELD)
     if spec is not None and spec.strip().startswith("wire:"):
         cmd, spec = spec.strip().removeprefix("wire:"), None
     if cmd is not None:
-        from adapters.wire.client import WireAdapter
+        from cfconform.adapters.wire.client import WireAdapter
 
         try:
             argv = shlex.split(cmd)
@@ -203,8 +203,8 @@ Run it with ``python -m pytest {filename}``; set {env}=SPEC to test another adap
 import json
 import os
 
-from adapters.registry import load_adapter
-from conformance.reproducer import describe, replay, validate_transcript
+from cfconform.adapters.registry import load_adapter
+from cfconform.conformance.reproducer import describe, replay, validate_transcript
 
 TRANSCRIPT = validate_transcript(json.loads({literal}))
 ADAPTER = os.environ.get({env!r}) or {spec!r}

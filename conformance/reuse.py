@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from adapters.delegating import DelegatingAdapter
-from adapters.protocol import Adapter
+from cfconform.adapters.delegating import DelegatingAdapter
+from cfconform.adapters.protocol import Adapter
 
 
 class _Lease(DelegatingAdapter):

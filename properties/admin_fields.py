@@ -12,8 +12,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from properties import boundaries as b
-from reference_model.units import SIZE_100MB
+from cfconform.reference_model.units import SIZE_100MB
+
+from . import boundaries as b
 
 
 def one_or_some(fields: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[dict[str, Any]]:

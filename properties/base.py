@@ -1,12 +1,12 @@
 """The plumbing of the gate's state machines: one adapter, one checker, every step judged.
 
 Each Hypothesis test case draws a configuration, opens the adapter (reset by
-``open``; see :mod:`conformance.reuse`) and applies operations one at a time;
-every step is judged by :class:`conformance.checker.Checker` (the one checker).
+``open``; see :mod:`cfconform.conformance.reuse`) and applies operations one at a time;
+every step is judged by :class:`cfconform.judge.checker.Checker` (the one checker).
 Rule arguments are indices into the configuration's queues, queue managers and
 structures, so they shrink well; the operations actually applied are recorded
-for the reproducer.  The profile machines are in :mod:`properties.mq_machine`
-and :mod:`properties.cqs_machine`.
+for the reproducer.  The profile machines are in :mod:`cfconform.properties.mq_machine`
+and :mod:`cfconform.properties.cqs_machine`.
 """
 
 from __future__ import annotations
@@ -24,17 +24,18 @@ from hypothesis import strategies as st
 from hypothesis.errors import UnsatisfiedAssumption
 from hypothesis.stateful import RuleBasedStateMachine
 
-from adapters.protocol import Adapter, AdapterError, NotSupported, is_refusal
-from conformance.checker import Checker, StepVerdict
-from conformance.claims import any_claimed
-from properties.coverage import probes
-from reference_model import operations as o
-from reference_model.accounting import pool_totals
-from reference_model.config import Accounting, Config
-from reference_model.errors import ConfigurationError
-from reference_model.model import Model
-from reference_model.readings import AMBIGUITIES, Readings
-from reference_model.state import Structure
+from cfconform.adapters.protocol import Adapter, AdapterError, NotSupported, is_refusal
+from cfconform.judge.checker import Checker, StepVerdict
+from cfconform.judge.claims import any_claimed
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.accounting import pool_totals
+from cfconform.reference_model.config import Accounting, Config
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.readings import AMBIGUITIES, Readings
+from cfconform.reference_model.state import Structure
+
+from .coverage import probes
 
 log = logging.getLogger("cfconform.gate")
 
@@ -182,7 +183,7 @@ class MachineBase(RuleBasedStateMachine):
         self.failed = False
         self.halted = False  # the case ended, not judged (see Recorder.refused and .unclaimed)
         self.skipped = False  # the last operation was not applied (a kind the implementation refused)
-        self.directed = False  # run by properties.directed, outside a Hypothesis test case
+        self.directed = False  # run by cfconform.properties.directed, outside a Hypothesis test case
 
     # -- plumbing -----------------------------------------------------------------
     def _open(self, config: Config) -> None:

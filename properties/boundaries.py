@@ -5,7 +5,7 @@ Each value is a boundary named by IBM's text, or one unit either side of it.
 
 from __future__ import annotations
 
-from reference_model.units import KB, SIZE_63_75K, SIZE_63K, SIZE_100MB
+from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K, SIZE_100MB
 
 
 def around(*points: int, lo: int = 0, hi: int | None = None) -> tuple[int, ...]:

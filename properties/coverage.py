@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_model.model import Model
-from reference_model.operations import AdvanceClock, DefineQueue, Get, Put
-from reference_model.units import SIZE_63_75K, SIZE_63K
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import AdvanceClock, DefineQueue, Get, Put
+from cfconform.reference_model.units import SIZE_63_75K, SIZE_63K
 
 Probe = tuple[str, str]
 

@@ -7,13 +7,14 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, precondition, rule
 
-from properties import admin_fields as af
-from properties import boundaries as b
-from properties.base import INDEX, MAX_FILL, ProfiledMachine
-from properties.strategies import configs
-from reference_model import operations as o
-from reference_model.accounting import pool_totals
-from reference_model.config import Config
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.accounting import pool_totals
+from cfconform.reference_model.config import Config
+
+from . import admin_fields as af
+from . import boundaries as b
+from .base import INDEX, MAX_FILL, ProfiledMachine
+from .strategies import configs
 
 CQS_ADMIN = ("inspect", "set_overflow_exit", "define_structure", "setxcf_alter", "unsolicited_alter_outcome")
 #: Negative values are boundaries relative to LGMSGSZ (lg-1, lg, lg+1, 2lg+1); small values move usage in
@@ -47,7 +48,7 @@ class CQSMachine(ProfiledMachine):
     def open(self, config: Config) -> None:
         self._open(config)
         # the implementation's usage of each structure from the start: what each CQSPUT adds is then
-        # seen, and CQS selection is judged on the implementation's own figures (conformance.relations)
+        # seen, and CQS selection is judged on the implementation's own figures (cfconform.judge.relations)
         self._do(o.Inspect())
 
     def _put(self, m: int, q: int, length: int) -> None:

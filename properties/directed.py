@@ -3,14 +3,15 @@
 Hypothesis draws long cases of many rules at random, so a fault behind one probe with one setting
 (one offload pattern, one CFLEVEL, one exit change) waits for the draw that reaches it: minutes in
 the ci profile.  Here each case is one fresh configuration, drawn from the gate's own shapes
-(:mod:`properties.shapes`) on a seed of its own, and one probe rule of the profile's machine with
+(:mod:`cfconform.properties.shapes`) on a seed of its own, and one probe rule of the profile's machine with
 one setting from the tables below, then the closing ``inspect``.  The families take turns, so the
 first cases reach every family's documented boundaries.
 
-The cases run through the machine's own plumbing (:class:`properties.base.MachineBase`): the same
+The cases run through the machine's own plumbing (:class:`cfconform.properties.base.MachineBase`): the same
 checker judges each step, a refusal is "not supported", and a failing case is recorded for the
 gate's minimiser like a generated one.  The probes steer by the implementation's own reports
-where the documents leave the figures to it (:mod:`properties.mq_offload`, :mod:`properties.cqs_machine`).
+where the documents leave the figures to it (:mod:`cfconform.properties.mq_offload`,
+:mod:`cfconform.properties.cqs_machine`).
 """
 
 from __future__ import annotations
@@ -25,16 +26,17 @@ import attrs
 from hypothesis.errors import UnsatisfiedAssumption
 from hypothesis.stateful import RULE_MARKER
 
-from properties import boundaries as b
-from properties import shapes
-from properties.base import SETXCF_WHERE, AdapterFailure, ConformanceFailure, MachineBase, SearchOver
-from properties.generator import RandomDraw
-from properties.mq_offload import OFFLOAD_PATTERNS
-from properties.mq_probes import NO_STRUCTURE, OTHER_KEYWORDS, STRUCTURE_NAMES
-from properties.mq_traffic import DISPUTED_LENGTHS
-from properties.reach import reaches
-from reference_model.config import Config
-from reference_model.units import KB
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.units import KB
+
+from . import boundaries as b
+from . import shapes
+from .base import SETXCF_WHERE, AdapterFailure, ConformanceFailure, MachineBase, SearchOver
+from .generator import RandomDraw
+from .mq_offload import OFFLOAD_PATTERNS
+from .mq_probes import NO_STRUCTURE, OTHER_KEYWORDS, STRUCTURE_NAMES
+from .mq_traffic import DISPUTED_LENGTHS
+from .reach import reaches
 
 #: Structure sizes (KB) and FULLTHRESHOLDs the capacity cases give every structure of their
 #: configuration: small sizes, so that a fill reaches a threshold or full in a few puts whatever the

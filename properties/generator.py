@@ -1,7 +1,7 @@
 """A fast seeded trace generator for campaigns (Hypothesis is far too slow for millions of traces).
 
 It shares the operation vocabulary and the boundary tables of the Hypothesis
-strategies (:mod:`properties.boundaries`) and does swarm testing: each trace
+strategies (:mod:`cfconform.properties.boundaries`) and does swarm testing: each trace
 enables a random subset of operation kinds.  ``generate(seed, profile, steps)``
 is a pure function of its arguments: the same seed gives the same trace on any
 machine.
@@ -13,10 +13,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from properties import boundaries as b
-from properties import shapes
-from reference_model import operations as o
-from reference_model.config import Config
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config
+
+from . import boundaries as b
+from . import shapes
 
 T = TypeVar("T")
 
@@ -31,7 +32,7 @@ def _length(rng: random.Random) -> int:
 
 
 class RandomDraw:
-    """A :class:`properties.shapes.Draw` over a seeded ``random.Random``."""
+    """A :class:`cfconform.properties.shapes.Draw` over a seeded ``random.Random``."""
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
@@ -47,12 +48,12 @@ class RandomDraw:
 
 
 def mq_config(rng: random.Random) -> Config:
-    """An mq configuration (:func:`properties.shapes.mq_config`, the gate's shapes)."""
+    """An mq configuration (:func:`cfconform.properties.shapes.mq_config`, the gate's shapes)."""
     return shapes.mq_config(RandomDraw(rng))
 
 
 def cqs_config(rng: random.Random) -> Config:
-    """A cqs configuration (:func:`properties.shapes.cqs_config`, the gate's shapes)."""
+    """A cqs configuration (:func:`cfconform.properties.shapes.cqs_config`, the gate's shapes)."""
     return shapes.cqs_config(RandomDraw(rng))
 
 
@@ -118,7 +119,7 @@ def _cqs_makers(rng: random.Random, c: Config) -> dict[str, Callable[[int], Any]
 
 #: The rule families each kind of operation (a maker of :func:`generate`) is for; puts, gets and
 #: ``inspect`` serve every family.  A campaign leaves out the kinds of families an implementation
-#: does not claim (and the kinds it answers "not supported": :mod:`spark_fuzz.support`).
+#: does not claim (and the kinds it answers "not supported": :mod:`cfconform.spark_fuzz.support`).
 MAKER_FAMILIES: dict[str, frozenset[str]] = {
     "commit": frozenset({"QUEUE", "QDEPTH", "CAPACITY"}), "backout": frozenset({"QUEUE", "QDEPTH", "CAPACITY"}),
     "set_perfmev": frozenset({"QDEPTH"}), "alter_queue": frozenset({"QDEPTH"}), "reset_qstats": frozenset({"QDEPTH"}),

@@ -2,8 +2,8 @@
 
 ``machine_for(adapter_factory, profile)`` returns a ``RuleBasedStateMachine``
 class bound to the adapter, with its own recorder.  The plumbing is in
-:mod:`properties.base`; the profiles' rules in :mod:`properties.mq_machine` and
-:mod:`properties.cqs_machine`.
+:mod:`cfconform.properties.base`; the profiles' rules in :mod:`cfconform.properties.mq_machine` and
+:mod:`cfconform.properties.cqs_machine`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterable
 
 from hypothesis.stateful import RULE_MARKER
 
-from adapters.protocol import Adapter
-from properties.base import AdapterFailure, ConformanceFailure, MachineBase, Recorder
-from properties.cqs_machine import CQSMachine
-from properties.mq_machine import MQMachine
-from properties.reach import REACH, reaches
+from cfconform.adapters.protocol import Adapter
+
+from .base import AdapterFailure, ConformanceFailure, MachineBase, Recorder
+from .cqs_machine import CQSMachine
+from .mq_machine import MQMachine
+from .reach import REACH, reaches
 
 __all__ = ["AdapterFailure", "CQSMachine", "ConformanceFailure", "MQMachine", "machine_for"]
 

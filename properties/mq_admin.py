@@ -9,11 +9,12 @@ from collections import Counter
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from properties import admin_fields as af
-from properties.base import INDEX
-from properties.mq_traffic import MQTraffic
-from reference_model import operations as o
-from reference_model.validation import MAX_STRUCTURES_PER_QSG
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.validation import MAX_STRUCTURES_PER_QSG
+
+from . import admin_fields as af
+from .base import INDEX
+from .mq_traffic import MQTraffic
 
 ADMIN = ("set_perfmev", "reset_qstats", "start_or_stop", "backup", "fail_structure", "recover", "inspect")
 #: Names IBM reserves: CSQ_ADMIN holds no messages (TOPOLOGY-001); CSQSYSAPPL counts against the limit.

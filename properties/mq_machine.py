@@ -1,5 +1,5 @@
-"""The mq-profile state machine: the traffic of :mod:`properties.mq_traffic`, the definitions of
-:mod:`properties.mq_admin` and the offload probes of :mod:`properties.mq_offload`, plus the depth
+"""The mq-profile state machine: the traffic of :mod:`cfconform.properties.mq_traffic`, the definitions of
+:mod:`cfconform.properties.mq_admin` and the offload probes of :mod:`cfconform.properties.mq_offload`, plus the depth
 probe, the failure cycle, and the administrative commands."""
 
 from __future__ import annotations
@@ -7,12 +7,13 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
-from properties import admin_fields as af
-from properties import boundaries as b
-from properties.base import INDEX, MAX_FILL, smallest_holding
-from properties.mq_probes import MQProbes
-from properties.mq_traffic import DISPUTED_LENGTHS
-from reference_model import operations as o
+from cfconform.reference_model import operations as o
+
+from . import admin_fields as af
+from . import boundaries as b
+from .base import INDEX, MAX_FILL, smallest_holding
+from .mq_probes import MQProbes
+from .mq_traffic import DISPUTED_LENGTHS
 
 #: MAXDEPTH and depth percentages for the depth probe: percentages that are a whole number of
 #: messages of these depths and ones that fall below or above half a message.
@@ -23,9 +24,9 @@ OTHER_RECOVERABLE = "APPBKUP"
 
 
 class MQMachine(MQProbes):
-    """The mq profile.  Rules: the traffic (:class:`~properties.mq_traffic.MQTraffic`), the
-    definitions and rarer commands (:class:`~properties.mq_admin.MQAdmin`), the offload probes
-    (:class:`~properties.mq_offload.MQOffload`), the depth probe, a structure failure cycle, a
+    """The mq profile.  Rules: the traffic (:class:`~cfconform.properties.mq_traffic.MQTraffic`), the
+    definitions and rarer commands (:class:`~cfconform.properties.mq_admin.MQAdmin`), the offload probes
+    (:class:`~cfconform.properties.mq_offload.MQOffload`), the depth probe, a structure failure cycle, a
     resize cycle, and one rule per kind of administrative
     command (each rule gets an equal share of the steps, so commands are not starved by puts)."""
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
-from properties import boundaries as b
-from properties.base import INDEX
-from properties.mq_admin import MQAdmin
-from properties.mq_traffic import DISPUTED_LENGTHS, reached
-from reference_model import operations as o
+from cfconform.reference_model import operations as o
+
+from . import boundaries as b
+from .base import INDEX
+from .mq_admin import MQAdmin
+from .mq_traffic import DISPUTED_LENGTHS, reached
 
 #: Empty messages at most to bring a structure to an offload threshold: one list entry each, so a
 #: structure with a few hundred entries needs that many (spread over its queues, below MAXDEPTH).

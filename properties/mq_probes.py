@@ -10,12 +10,13 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
-from properties.base import INDEX
-from properties.mq_offload import MQOffload
-from reference_model import operations as o
-from reference_model.units import KB, SIZE_63K
-from reference_model.validation import MAX_QUEUES_PER_STRUCTURE as QUEUES_PER_STRUCTURE
-from reference_model.validation import MAX_STRUCTURES_PER_QSG
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.units import KB, SIZE_63K
+from cfconform.reference_model.validation import MAX_QUEUES_PER_STRUCTURE as QUEUES_PER_STRUCTURE
+from cfconform.reference_model.validation import MAX_STRUCTURES_PER_QSG
+
+from .base import INDEX
+from .mq_offload import MQOffload
 
 #: DEFINE CFSTRUCT names at the naming rule's edges (TOPOLOGY-001/002: at most 12 characters, an
 #: uppercase letter first, then letters and digits; CSQ_ADMIN reserved; CSQSYSAPPL allowed).

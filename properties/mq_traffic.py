@@ -1,5 +1,5 @@
 """The mq profile's traffic: MQPUT/MQGET, boundary-targeting fill and drain, units of work and a
-queue-manager outage (the probes and commands are in :mod:`properties.mq_machine`)."""
+queue-manager outage (the probes and commands are in :mod:`cfconform.properties.mq_machine`)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, precondition, rule
 
-from properties import boundaries as b
-from properties.base import BIG_FILL, INDEX, MAX_FILL, ProfiledMachine
-from properties.strategies import boundary_lengths, configs, lengths
-from reference_model import operations as o
-from reference_model.config import Config
-from reference_model.model import Model
-from reference_model.units import SIZE_63_75K, SIZE_63K
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.units import SIZE_63_75K, SIZE_63K
+
+from . import boundaries as b
+from .base import BIG_FILL, INDEX, MAX_FILL, ProfiledMachine
+from .strategies import boundary_lengths, configs, lengths
 
 #: Lengths relative to the put's structure: one of its OFFLDnSZ values, one byte under or over (OFFLOAD-002/003).
 RELATIVE_LENGTHS = tuple((n, delta) for n in (1, 2, 3) for delta in (-1, 0, 1))

@@ -8,7 +8,7 @@ _COMMON = {
     "deadline": None,
     "database": None,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
-    # Generation only: conformance.shrink minimises failures through the adapter (see properties/run.py).
+    # Generation only: cfconform.judge.shrink minimises failures through the adapter (see properties/run.py).
     "phases": [Phase.explicit, Phase.generate],
     "report_multiple_bugs": False,
     # The gate reports failures itself (with the minimised trace); Hypothesis's own report of the

@@ -14,16 +14,17 @@ from hypothesis import settings as Settings
 from hypothesis.errors import FlakyStrategyDefinition
 from hypothesis.stateful import run_state_machine_as_test
 
-from adapters.protocol import Adapter
-from conformance.shrink import minimise_shortest, replay_first
-from conformance.trace import AdapterFault, TraceResult
-from properties.base import SearchOver
-from properties.directed import CASES as DIRECTED_CASES
-from properties.directed import run_directed
-from properties.machine import AdapterFailure, ConformanceFailure, machine_for
-from properties.profiles import profile_settings
-from properties.seeded import seed_alone
-from reference_model.codec import config_to_record, op_to_record
+from cfconform.adapters.protocol import Adapter
+from cfconform.judge.shrink import minimise_shortest, replay_first
+from cfconform.judge.trace import AdapterFault, TraceResult
+from cfconform.reference_model.codec import config_to_record, op_to_record
+
+from .base import SearchOver
+from .directed import CASES as DIRECTED_CASES
+from .directed import run_directed
+from .machine import AdapterFailure, ConformanceFailure, machine_for
+from .profiles import profile_settings
+from .seeded import seed_alone
 
 
 def _crash(config: Any, ops: list[Any], message: str) -> TraceResult:
@@ -103,10 +104,10 @@ def run_machine(
 ) -> MachineRun:
     """Run the ``profile`` machine against fresh adapters from ``adapter_factory``.
 
-    Hypothesis generates, from the seed alone (:func:`properties.seeded.seed_alone`);
+    Hypothesis generates, from the seed alone (:func:`cfconform.properties.seeded.seed_alone`);
     after the first failure it goes on for a while collecting more failing cases
-    (:data:`properties.base.MORE_CASES`), minimised through the adapter by
-    :func:`conformance.shrink.minimise_shortest` rather than by Hypothesis's
+    (:data:`cfconform.properties.base.MORE_CASES`), minimised through the adapter by
+    :func:`cfconform.judge.shrink.minimise_shortest` rather than by Hypothesis's
     shrinker, which spent over 90% of the gate's time in measurements (and can
     run for minutes against a slow out-of-process implementation).  The shortest
     minimised trace is the reported failure.  Divergences blamed only on ``masked`` rules end their

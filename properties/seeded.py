@@ -10,7 +10,7 @@ jobs, an xdist worker's earlier tests).  The same seed then collected different
 failing cases at two commits that changed no strategy (M-QDEPTH-006-b, seed 1: cases of
 129 and 351 steps at one, of 57, 65 and 66 at the next).  While the gate generates, the pool is
 held empty; the strategies aim at each documented boundary themselves
-(:mod:`properties.boundaries`).
+(:mod:`cfconform.properties.boundaries`).
 """
 
 from __future__ import annotations

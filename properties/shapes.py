@@ -1,7 +1,7 @@
 """Configuration shapes, written once for both generators.
 
-The Hypothesis strategies (:mod:`properties.strategies`) and the seeded campaign
-generator (:mod:`properties.generator`) draw configurations through the same
+The Hypothesis strategies (:mod:`cfconform.properties.strategies`) and the seeded campaign
+generator (:mod:`cfconform.properties.generator`) draw configurations through the same
 functions here; only the source of choices differs (a :class:`Draw`).  That keeps
 the gate and the Spark campaigns on one vocabulary and one boundary bias.
 
@@ -30,10 +30,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
-from properties import boundaries as b
-from reference_model.accounting import pool_totals
-from reference_model.config import Accounting, Config, QueueDef, StructureDef
-from reference_model.units import SIZE_100MB
+from cfconform.reference_model.accounting import pool_totals
+from cfconform.reference_model.config import Accounting, Config, QueueDef, StructureDef
+from cfconform.reference_model.units import SIZE_100MB
+
+from . import boundaries as b
 
 T = TypeVar("T")
 QMGR_NAMES = tuple(f"QM{i:02d}" for i in range(1, 33))

@@ -1,8 +1,8 @@
 """Hypothesis strategies for configurations and message lengths.
 
-Configurations are drawn by :mod:`properties.shapes` (shared with the campaign
+Configurations are drawn by :mod:`cfconform.properties.shapes` (shared with the campaign
 generator); values lean toward the documented boundaries in
-:mod:`properties.boundaries`.  Plural names, Hypothesis house style.
+:mod:`cfconform.properties.boundaries`.  Plural names, Hypothesis house style.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ from typing import TypeVar
 
 from hypothesis import strategies as st
 
-from properties import boundaries as b
-from properties import shapes
-from reference_model.config import Config
-from reference_model.units import SIZE_100MB
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.units import SIZE_100MB
+
+from . import boundaries as b
+from . import shapes
 
 T = TypeVar("T")
 
 
 class HypothesisDraw:
-    """A :class:`properties.shapes.Draw` over Hypothesis's ``draw`` (shrinks toward earlier values)."""
+    """A :class:`cfconform.properties.shapes.Draw` over Hypothesis's ``draw`` (shrinks toward earlier values)."""
 
     def __init__(self, draw: st.DrawFn) -> None:
         self._draw = draw
@@ -49,13 +50,13 @@ def lengths(max_value: int = SIZE_100MB) -> st.SearchStrategy[int]:
 
 @st.composite
 def mq_configs(draw: st.DrawFn) -> Config:
-    """An mq-profile configuration (:func:`properties.shapes.mq_config`)."""
+    """An mq-profile configuration (:func:`cfconform.properties.shapes.mq_config`)."""
     return shapes.mq_config(HypothesisDraw(draw))
 
 
 @st.composite
 def cqs_configs(draw: st.DrawFn) -> Config:
-    """A cqs-profile configuration (:func:`properties.shapes.cqs_config`)."""
+    """A cqs-profile configuration (:func:`cfconform.properties.shapes.cqs_config`)."""
     return shapes.cqs_config(HypothesisDraw(draw))
 
 

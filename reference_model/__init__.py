@@ -2,15 +2,15 @@
 
 Pure and deterministic: imports only the standard library and attrs.  Start
 with :class:`Model`, :class:`Config` and the operations in
-:mod:`reference_model.operations`; the rule catalogue is
-:data:`reference_model.rules.RULES`.
+:mod:`cfconform.reference_model.operations`; the rule catalogue is
+:data:`cfconform.reference_model.rules.RULES`.
 """
 
-from reference_model.config import Accounting, Config, QueueDef, StructureDef
-from reference_model.errors import ConfigurationError
-from reference_model.model import Model, step
-from reference_model.outcomes import EventMessage, Outcome
-from reference_model.readings import AMBIGUITIES, Readings
+from .config import Accounting, Config, QueueDef, StructureDef
+from .errors import ConfigurationError
+from .model import Model, step
+from .outcomes import EventMessage, Outcome
+from .readings import AMBIGUITIES, Readings
 
 __all__ = [
     "AMBIGUITIES", "Accounting", "Config", "ConfigurationError", "EventMessage", "Model", "Outcome",

@@ -5,13 +5,13 @@ stored data object one list entry and ``ceil((length + header) / element)``
 elements; an offloaded MQ message keeps one entry and two 256-byte elements
 (0.75 KB).  A structure of S KB offers ``(S - fixed) / overhead`` bytes, split
 into entries and elements by its entry:element ratio.  The constants in
-:class:`~reference_model.config.Accounting` are calibrated on Table 2.
+:class:`~cfconform.reference_model.config.Accounting` are calibrated on Table 2.
 """
 
 from __future__ import annotations
 
-from reference_model.config import Accounting
-from reference_model.units import KB
+from .config import Accounting
+from .units import KB
 
 
 def elements_for(length: int, acct: Accounting) -> int:

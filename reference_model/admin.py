@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from reference_model.accounting import pool_totals
-from reference_model.codec import queue_from_record, structure_from_record
-from reference_model.config import check_queue_against
-from reference_model.errors import ConfigurationError
-from reference_model.outcomes import CMD_INVALID, CMD_NOT_ALLOWED, CMD_OUT_OF_RANGE, Outcome
-from reference_model.state import Queue, Structure
-from reference_model.validation import (
+from .accounting import pool_totals
+from .codec import queue_from_record, structure_from_record
+from .config import check_queue_against
+from .errors import ConfigurationError
+from .outcomes import CMD_INVALID, CMD_NOT_ALLOWED, CMD_OUT_OF_RANGE, Outcome
+from .state import Queue, Structure
+from .validation import (
     MAX_QUEUES_PER_STRUCTURE,
     UNDECIDED_BOUNDS,
     check_structure_count,
@@ -25,8 +25,8 @@ from reference_model.validation import (
 )  # fmt: skip
 
 if TYPE_CHECKING:
-    from reference_model.group import GroupState
-    from reference_model.operations import (
+    from .group import GroupState
+    from .operations import (
         AlterQueue,
         AlterStructure,
         DefineQueue,
@@ -223,7 +223,7 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
     s.pools.entries_total, s.pools.elements_total = entries, elements
     signals = model.full_signals(s)
     if model.config.profile == "cqs":
-        from reference_model.cqs import relieved
+        from .cqs import relieved
 
         ended = relieved(model, s)
         signals += ended

@@ -2,7 +2,7 @@
 
 These records are the one format used on the wire, in transcripts, in Spark rows
 and in reports.  Decoding validates: an unknown key or a bad value raises
-:class:`~reference_model.errors.ConfigurationError` naming it.
+:class:`~cfconform.reference_model.errors.ConfigurationError` naming it.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 
 import attrs
 
-from reference_model.config import Accounting, Config, QueueDef, StructureDef, plain, record_of
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
-from reference_model.operations import OPERATION_BY_KIND, DefineQueue, DefineStructure
-from reference_model.outcomes import EventMessage, Outcome
-from reference_model.readings import Readings, readings_from_dict
+from .config import Accounting, Config, QueueDef, StructureDef, plain, record_of
+from .errors import UNKNOWN_FIELD, ConfigurationError
+from .operations import OPERATION_BY_KIND, DefineQueue, DefineStructure
+from .outcomes import EventMessage, Outcome
+from .readings import Readings, readings_from_dict
 
 
 def _build(cls: type, record: Mapping[str, Any], where: str) -> Any:

@@ -3,8 +3,8 @@
 Two profiles share these records: ``mq`` (IBM MQ for z/OS shared queues) and
 ``cqs`` (IMS Common Queue Server structures).  Every record validates itself on
 construction (the checks at the end of this module, over those of
-:mod:`reference_model.validation`) and raises
-:class:`~reference_model.errors.ConfigurationError` naming the field, the value,
+:mod:`cfconform.reference_model.validation`) and raises
+:class:`~cfconform.reference_model.errors.ConfigurationError` naming the field, the value,
 the allowed range and the rule.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 
 import attrs
 
-from reference_model.readings import Readings
-from reference_model.tables import ADMIN_TABLES
-from reference_model.units import KB, SIZE_100MB
-from reference_model.validation import (
+from .readings import Readings
+from .tables import ADMIN_TABLES
+from .units import KB, SIZE_100MB
+from .validation import (
     MAX_QUEUES_PER_STRUCTURE,
     QSG_NAME,
     check_bool,
@@ -39,7 +39,7 @@ class Accounting:
 
     IBM leaves element and entry sizes implementation-defined; these defaults are
     calibrated so that the model reproduces Table 2 of seed 001 (see
-    ``reference_model.sizing``).  ``overhead`` is the ratio of structure storage
+    ``cfconform.reference_model.sizing``).  ``overhead`` is the ratio of structure storage
     to the storage charged for entries and elements (control structures), and
     ``fixed_kb`` the storage a structure needs before it holds anything.
     """

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from reference_model.accounting import elements_for, fits, usage_pct
-from reference_model.errors import ConfigurationError
-from reference_model.group import TABLE2_FIXED_KB, TABLE2_MARGIN
-from reference_model.outcomes import (
+from .accounting import elements_for, fits, usage_pct
+from .errors import ConfigurationError
+from .group import TABLE2_FIXED_KB, TABLE2_MARGIN
+from .outcomes import (
     CMD_INVALID,
     CMD_NO_ALTER_PENDING,
     CQS_NO_MSG,
@@ -23,12 +23,12 @@ from reference_model.outcomes import (
     CQS_STRUCTURE_FULL,
     Outcome,
 )  # fmt: skip
-from reference_model.state import Message, Pools, Queue, Structure
+from .state import Message, Pools, Queue, Structure
 
 if TYPE_CHECKING:
-    from reference_model.config import Accounting
-    from reference_model.group import GroupState
-    from reference_model.operations import AlterOutcome, Get, Put, SetOverflowExit
+    from .config import Accounting
+    from .group import GroupState
+    from .operations import AlterOutcome, Get, Put, SetOverflowExit
 
 SCAN_SECONDS = 900
 
@@ -726,7 +726,7 @@ def _base_usage(model: GroupState, s: Structure) -> float:
 
 
 def _altered(model: GroupState, s: Structure, size_kb: int | None) -> Outcome:
-    from reference_model.accounting import pool_totals
+    from .accounting import pool_totals
 
     new = s.defn.size_kb if size_kb is None else size_kb
     if not isinstance(new, int) or not s.size_kb <= new <= s.defn.size_kb:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_model.outcomes import EventMessage
+from .outcomes import EventMessage
 
 if TYPE_CHECKING:
-    from reference_model.group import GroupState
-    from reference_model.state import Queue
+    from .group import GroupState
+    from .state import Queue
 
 
 def high_reached(depth: int, pct: int, maxdepth: int, reading: str) -> bool:

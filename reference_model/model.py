@@ -1,7 +1,7 @@
 """The reference model: ``Model(config).step(op) -> Outcome``.
 
 The model is deterministic and free of I/O, clocks and randomness: time is a
-virtual clock that only :class:`~reference_model.operations.AdvanceClock`
+virtual clock that only :class:`~cfconform.reference_model.operations.AdvanceClock`
 moves.  ``step`` updates the model's state in place and returns the expected
 outcome; :meth:`Model.copy` keeps an earlier state, and :func:`step` is the
 functional form ``(model, op) -> (next_model, outcome)``.
@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reference_model import admin, cqs, mq, topology
-from reference_model.config import Config
-from reference_model.errors import ConfigurationError
-from reference_model.group import (
+from . import admin, cqs, mq, topology
+from .config import Config
+from .errors import ConfigurationError
+from .group import (
     FULL_MONITOR_BOUND,
     MAX_COSTS,
     TABLE2_FIXED_KB,
@@ -31,7 +31,7 @@ from reference_model.group import (
     Pools4,
     View,
 )
-from reference_model.operations import (
+from .operations import (
     AdvanceClock,
     AlterOutcome,
     AlterQueue,
@@ -53,8 +53,8 @@ from reference_model.operations import (
     StartQmgr,
     StopQmgr,
 )  # fmt: skip
-from reference_model.outcomes import SIGNAL_RULES, Outcome
-from reference_model.state import Queue, Structure
+from .outcomes import SIGNAL_RULES, Outcome
+from .state import Queue, Structure
 
 __all__ = [
     "FULL_MONITOR_BOUND", "MAX_COSTS", "TABLE2_FIXED_KB", "TABLE2_MARGIN",
@@ -64,7 +64,7 @@ __all__ = [
 
 class Model(GroupState):
     """Executable reference model for one QSG (``mq``) or one CQS group (``cqs``): the rule modules
-    composed over a :class:`~reference_model.group.GroupState`."""
+    composed over a :class:`~cfconform.reference_model.group.GroupState`."""
 
     def __init__(self, config: Config) -> None:
         super().__init__(config)

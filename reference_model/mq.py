@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_model import events, offload
-from reference_model.accounting import elements_for
-from reference_model.errors import ConfigurationError
-from reference_model.outcomes import (
+from . import events, offload
+from .accounting import elements_for
+from .errors import ConfigurationError
+from .outcomes import (
     CMD_NO_BACKUP,
     CMD_NOT_ACTIVE,
     CMD_NOT_ALLOWED,
@@ -21,12 +21,12 @@ from reference_model.outcomes import (
     MQRC_WRONG_CF_LEVEL,
     Outcome,
 )  # fmt: skip
-from reference_model.state import Message, Qmgr, Queue, Structure
-from reference_model.units import SIZE_63K
+from .state import Message, Qmgr, Queue, Structure
+from .units import SIZE_63K
 
 if TYPE_CHECKING:
-    from reference_model.group import GroupState
-    from reference_model.operations import (
+    from .group import GroupState
+    from .operations import (
         Backout,
         Backup,
         Commit,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_model.units import SIZE_63_75K, SIZE_63K
+from .units import SIZE_63_75K, SIZE_63K
 
 if TYPE_CHECKING:
-    from reference_model.group import GroupState
-    from reference_model.state import Structure
+    from .group import GroupState
+    from .state import Structure
 
 RULE_OFF = 64 * 1024
 _RULES = ("OFFLOAD-001", "OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-012", "CFLEVEL-006")

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from reference_model.config import QueueDef, StructureDef
+from .config import QueueDef, StructureDef
 
 Changes = tuple[tuple[str, Any], ...]
 

@@ -261,7 +261,7 @@ class Readings:
 
 def readings_from_dict(values: Mapping[str, str]) -> Readings:
     """Build :class:`Readings`, naming the bad key or value on error."""
-    from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+    from .errors import UNKNOWN_FIELD, ConfigurationError
 
     for key, value in values.items():
         if key not in AMBIGUITIES:

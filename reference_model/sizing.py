@@ -32,10 +32,10 @@ from fractions import Fraction
 
 import attrs
 
-from reference_model.accounting import elements_for
-from reference_model.config import Accounting
-from reference_model.errors import ConfigurationError
-from reference_model.tables import (
+from .accounting import elements_for
+from .config import Accounting
+from .errors import ConfigurationError
+from .tables import (
     ADMIN_TABLES,
     CSQSYSAPPL_FULLTHRESHOLD,
     CSQSYSAPPL_INITSIZE_KB,
@@ -43,7 +43,7 @@ from reference_model.tables import (
     TABLE2_MB,
     TABLE2_SIZES,
 )
-from reference_model.topology import (
+from .topology import (
     ADMIN_ENTRIES_PER_QMGR,
     QSG_PREFIX_LENGTH,
     SYNCQ_MESSAGE_BYTES,
@@ -51,8 +51,8 @@ from reference_model.topology import (
     UR_RESOLUTION_MESSAGE_BYTES,
     UR_RESOLUTION_MESSAGES,
 )
-from reference_model.units import KB, MB, SIZE_63_75K, SIZE_100MB
-from reference_model.validation import (
+from .units import KB, MB, SIZE_63_75K, SIZE_100MB
+from .validation import (
     ADMIN_NAME,
     MAX_QMGRS_PER_STRUCTURE,
     MAX_QUEUES_PER_STRUCTURE,
@@ -75,7 +75,7 @@ TABLE2_SMALL_TOLERANCE_MB = 1.0
 #: as they are.  What each constant rests on:
 #:
 #: * ``element_bytes=256``: seed 002's "63.75 KB" too large for the structure is 65,280
-#:   bytes, 255 elements of 256 bytes (:data:`~reference_model.units.SIZE_63_75K`).
+#:   bytes, 255 elements of 256 bytes (:data:`~cfconform.reference_model.units.SIZE_63_75K`).
 #: * ``entry_bytes=256`` and ``offloaded_elements=2``: seed 002, "Each message which is
 #:   offloaded still requires 0.75 KB of storage in the coupling facility": 768 bytes =
 #:   an entry of 256 plus two 256-byte elements (ibm-facts 2.3 [INFER]).
@@ -566,7 +566,7 @@ class AdminMinimum:
     """Table 1's minimum CSQ_ADMIN size for a number of queue managers (TOPOLOGY-008).
 
     Attributes:
-        qmgrs, table: the input (``table``: a key of :data:`~reference_model.tables.ADMIN_TABLES`).
+        qmgrs, table: the input (``table``: a key of :data:`~cfconform.reference_model.tables.ADMIN_TABLES`).
         minimum_kb: the minimum, in KB.
         source: ``"table"`` (IBM's row for ``qmgrs``), ``"next-row"`` (the edition
             publishes no row for ``qmgrs``: its next row above) or ``"extrapolated"``
@@ -586,7 +586,7 @@ def admin_minimum(qmgrs: int, table: str = "cfcc14") -> AdminMinimum:
 
     * A published row: IBM's figure, exactly (1..31 for ``cfcc14``).
     * An unpublished count below the last row (the ``v6`` edition prints 1, 2, 4, 8,
-      16, 31): the next published row above, as :func:`~reference_model.tables.admin_min_kb`.
+      16, 31): the next published row above, as :func:`~cfconform.reference_model.tables.admin_min_kb`.
     * Above the last row, i.e. 32 (ibm-facts 6.3: whether a QSG can have 32 members is
       AMBIGUOUS, and "Both admin tables stop at 31 queue managers"): an extrapolation,
       labelled as such.  The last row plus its step per queue manager from the row
@@ -802,7 +802,7 @@ def factor_of_two_advice(initsize_kb: int, size_kb: int) -> str | None:
     """CAPACITY-007: a warning text when SIZE is more than twice INITSIZE, else ``None``.
 
     Advice, never an error: validity (positive sizes, INITSIZE <= SIZE) is
-    CAPACITY-008's business (:mod:`reference_model.validation`).
+    CAPACITY-008's business (:mod:`cfconform.reference_model.validation`).
     """
     if size_kb > 2 * initsize_kb:
         return (

@@ -1,14 +1,14 @@
 """Mutable state records the model steps over.
 
 The model mutates these in place for speed (benchmarks/model_steps.py); anything
-that needs the old state takes :meth:`reference_model.model.Model.copy` first.
+that needs the old state takes :meth:`cfconform.reference_model.model.Model.copy` first.
 They never leave the model: observers see :meth:`Model.project` and outcomes.
 """
 
 from __future__ import annotations
 
-from reference_model.accounting import pool_totals
-from reference_model.config import Accounting, QueueDef, StructureDef
+from .accounting import pool_totals
+from .config import Accounting, QueueDef, StructureDef
 
 
 class Message:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from reference_model.units import KB
+from .units import KB
 
 #: Table 1, minimum CSQ_ADMIN size in KB by number of queue managers (CFCC level 14).
 ADMIN_MIN_KB_CFCC14: Mapping[int, int] = {

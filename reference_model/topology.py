@@ -8,7 +8,7 @@ Pure functions over IBM's published numbers (seed 001, seed 003, ibm-facts 2.6 a
   characters, followed by the CFSTRUCT name (SQ03 + MYDATA = SQ03MYDATA).
 - TOPOLOGY-011/012: CSQSYSAPPL's suggested CFRM statements and its Table 3 queues.
 
-Bad arguments raise :class:`~reference_model.errors.ConfigurationError` naming the
+Bad arguments raise :class:`~cfconform.reference_model.errors.ConfigurationError` naming the
 field, the value, the allowed range and the rule.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 
 import attrs
 
-from reference_model.errors import ConfigurationError
-from reference_model.tables import (
+from .errors import ConfigurationError
+from .tables import (
     ADMIN_TABLES,
     CSQSYSAPPL_FULLTHRESHOLD,
     CSQSYSAPPL_INITSIZE_KB,
@@ -28,7 +28,7 @@ from reference_model.tables import (
     CSQSYSAPPL_SIZE_KB,
     admin_min_kb,
 )
-from reference_model.validation import (
+from .validation import (
     MAX_QMGRS_PER_STRUCTURE,
     QSG_NAME,
     SYSAPPL_NAME,

@@ -1,8 +1,8 @@
 """The checks and limits of configuration values (DEVELOPERS.md, principle 7).
 
 Each check names the field, the value, the allowed range and the rule ID.  The records of
-:mod:`reference_model.config` validate themselves with these checks on construction, and so do
-the commands that define or alter objects (:mod:`reference_model.admin`).
+:mod:`cfconform.reference_model.config` validate themselves with these checks on construction, and so do
+the commands that define or alter objects (:mod:`cfconform.reference_model.admin`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from reference_model.errors import ConfigurationError
+from .errors import ConfigurationError
 
 CFSTRUCT_NAME = re.compile(r"^[A-Z][A-Z0-9]{0,11}$")
 QSG_NAME = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")

@@ -1,7 +1,7 @@
 """Renderers of a Spark fuzz campaign: report.md, report.html, the CLI summary and ``cfconform diff``.
 
 Pure (reports/README.md): the campaign's summary record (``OUT/summary.json``, built by
-:func:`spark_fuzz.job.run_campaign`) or a diff record (:func:`spark_fuzz.job.diff_campaigns`)
+:func:`cfconform.spark_fuzz.job.run_campaign`) or a diff record (:func:`cfconform.spark_fuzz.job.diff_campaigns`)
 in, text out; no file I/O, no clock, no Spark.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from reference_model.rules import RULES
+from cfconform.reference_model.rules import RULES
 
 Record = Mapping[str, Any]
 HEADLINES = {0: "NO DIVERGENCE FOUND", 1: "DIVERGENCES FOUND", 2: "CONFIGURATION ERROR", 3: "ADAPTER FAULTS FOUND",

@@ -1,7 +1,7 @@
 """The HTML gate report: one self-contained page (inline CSS, inline SVG plots, no scripts).
 
 Pure (reports/README.md): a GateResult record in, text out; every text is escaped.
-The text renderers it shares with are :mod:`reports.gate_report`'s (Markdown, JUnit).
+The text renderers it shares with are :mod:`cfconform.reports.gate_report`'s (Markdown, JUnit).
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from reference_model.rules import FAMILY_TITLES
-from reports.gate_report import (
+from cfconform.reference_model.rules import FAMILY_TITLES
+
+from .gate_report import (
     Record,
     boundary_counts,
     by_family,
@@ -24,7 +25,7 @@ from reports.gate_report import (
     summary_rows,
     value_text,
 )
-from reports.plot import render_usage_svg
+from .plot import render_usage_svg
 
 CSS = """body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.5em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}h3{font-size:1.05em}
@@ -88,7 +89,7 @@ def _html_failure(n: int, f: Record) -> str:
 
 
 def _sentence(rule_id: str) -> str:
-    """The rule's quote and document (:func:`reports.gate_report.cited` without the ID)."""
+    """The rule's quote and document (:func:`cfconform.reports.gate_report.cited` without the ID)."""
     return cited(rule_id).removeprefix(f"{rule_id}: ")
 
 

@@ -1,9 +1,9 @@
 """Renderers of a gate result: Markdown and JUnit XML, and the pieces the HTML page shares.
 
-Pure functions (reports/README.md) from a :class:`~conformance.results.GateResult`
+Pure functions (reports/README.md) from a :class:`~cfconform.judge.results.GateResult`
 *record* (``GateResult.to_record()``, or a line of results.jsonl) to text: no
 file I/O, no clock.  ``cfconform run`` writes report.md, junit.xml and
-report.html with them and :func:`reports.gate_html.render_html`.
+report.html with them and :func:`cfconform.reports.gate_html.render_html`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from conformance.results import VERDICTS
-from reference_model.rules import FAMILIES, FAMILY_TITLES, RULE_BY_ID
+from cfconform.judge.results import VERDICTS
+from cfconform.reference_model.rules import FAMILIES, FAMILY_TITLES, RULE_BY_ID
 
 Record = Mapping[str, Any]
 HEADLINES = {

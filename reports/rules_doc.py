@@ -13,9 +13,9 @@ from typing import Any
 
 from tabulate import tabulate
 
-from reference_model.readings import AMBIGUITIES, Ambiguity
-from reference_model.rules import FAMILIES, FAMILY_TITLES, Rule, sort_key
-from reference_model.rules.catalogue import readable
+from cfconform.reference_model.readings import AMBIGUITIES, Ambiguity
+from cfconform.reference_model.rules import FAMILIES, FAMILY_TITLES, Rule, sort_key
+from cfconform.reference_model.rules.catalogue import readable
 
 REGENERATE = "cfconform rules --format markdown > docs/RULES.md"
 TABLE_HEADERS = ("ID", "status", "profiles", "title", "readings")

@@ -13,10 +13,10 @@ from typing import Any
 
 from tabulate import tabulate
 
-from reference_model.readings import AMBIGUITIES
-from reference_model.rules.catalogue import SEED_TITLES
-from reference_model.rules.sentences import SENTENCES, Entry
-from reference_model.rules.splitter import sentence_key, split_sentences
+from cfconform.reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.rules.catalogue import SEED_TITLES
+from cfconform.reference_model.rules.sentences import SENTENCES, Entry
+from cfconform.reference_model.rules.splitter import sentence_key, split_sentences
 
 REGENERATE = "cfconform rules --sentences --seeds ../shared/seeds > docs/SENTENCES.md"
 #: The columns of the coverage counts, in order ("normative" = covered + partial + missing).

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 
 #: Hadoop scheme -> pyarrow scheme, where they differ.
 PYARROW_SCHEMES = {"s3a": "s3", "s3n": "s3", "gcs": "gs"}

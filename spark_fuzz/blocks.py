@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 
 #: Seed of trace ``i``: ``seed * SEED_STRIDE + i`` (a prime stride, so campaigns of up to a
 #: million traces with neighbouring seeds never share a trace).
@@ -65,7 +65,7 @@ class CampaignSpec:
     block_size: int = 1000
     full_traces: bool = False
     timeout: float = 10.0
-    #: Makers of operations the campaign never generates (:mod:`spark_fuzz.support`).
+    #: Makers of operations the campaign never generates (:mod:`cfconform.spark_fuzz.support`).
     skip: tuple[str, ...] = attrs.field(default=(), converter=tuple)
 
     def validate(self) -> CampaignSpec:

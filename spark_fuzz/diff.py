@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from spark_fuzz.blocks import trace_index, trace_profile
+from .blocks import trace_index, trace_profile
 
 STATUSES = ("new", "fixed", "changed", "same", "not-compared")
 #: Statuses shown as tables by ``cfconform diff``.

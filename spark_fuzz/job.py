@@ -1,15 +1,15 @@
 """The Spark shell of a fuzz campaign: distribute seed blocks, write Parquet, triage, report.
 
 Run it as ``cfconform fuzz ...`` or ``spark-submit spark_fuzz/job.py ...`` (same
-arguments, :func:`spark_fuzz.options.configure_fuzz`).  Everything that decides a
+arguments, :func:`cfconform.spark_fuzz.options.configure_fuzz`).  Everything that decides a
 result is a pure function elsewhere in :mod:`spark_fuzz` (blocks, shard, triage,
 diff, progress); this module only moves plain rows around, through the DataFrame API
 alone (no RDD, no SparkContext, no driver JVM), so it runs unchanged on ``local[N]``, a
 cluster and Spark Connect: a job's blocks are ``spark.range`` positions run through
-``mapInArrow`` (:func:`spark_fuzz.shard.arrow_partition`), its rows written by the
+``mapInArrow`` (:func:`cfconform.spark_fuzz.shard.arrow_partition`), its rows written by the
 DataFrame writer, its figures (traces, divergences, faults, steps) observed on the way
 (``DataFrame.observe``) for the progress line; the small files go through
-:mod:`spark_fuzz.arrowfs` (pyarrow's file systems).
+:mod:`cfconform.spark_fuzz.arrowfs` (pyarrow's file systems).
 
 Layout of ``--out`` (a local directory or a URI both Spark and pyarrow reach)::
 
@@ -52,11 +52,11 @@ from typing import Any
 import attrs
 from pyspark.sql import DataFrame
 
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
-from spark_fuzz import diff as diffing
-from spark_fuzz import shard, support, triage
-from spark_fuzz.arrowfs import ArrowFS
-from spark_fuzz.blocks import (
+from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+from cfconform.spark_fuzz import diff as diffing
+from cfconform.spark_fuzz import shard, support, triage
+from cfconform.spark_fuzz.arrowfs import ArrowFS
+from cfconform.spark_fuzz.blocks import (
     SEED_STRIDE,
     Block,
     CampaignSpec,
@@ -67,9 +67,9 @@ from spark_fuzz.blocks import (
     wave_size,
     waves,
 )  # fmt: skip
-from spark_fuzz.options import connect_endpoint, remote_address
-from spark_fuzz.progress import INTERVAL, ProgressReporter, SparkProgress, Tally
-from spark_fuzz.session import java_version, master_of, parallelism, sql_api
+from cfconform.spark_fuzz.options import connect_endpoint, remote_address
+from cfconform.spark_fuzz.progress import INTERVAL, ProgressReporter, SparkProgress, Tally
+from cfconform.spark_fuzz.session import java_version, master_of, parallelism, sql_api
 
 #: A session: classic (``pyspark.sql.SparkSession``) or Spark Connect (``pyspark.sql.connect``).
 Session = Any
@@ -99,7 +99,7 @@ def _say(line: str) -> None:
 # -- helpers ------------------------------------------------------------------------------------------
 def probe_capabilities(spec: CampaignSpec) -> dict[str, Any]:
     """Load the adapter once on the driver (a bad spec fails here, exit 2) and return its capabilities."""
-    from adapters.registry import load_adapter
+    from cfconform.adapters.registry import load_adapter
 
     adapter = load_adapter(spec.adapter, **spec.adapter_kwargs())
     try:
@@ -323,8 +323,8 @@ def write_meta(spark: Session, fs: ArrowFS, summary: dict[str, Any]) -> None:
 def export_reproducers(fs: ArrowFS, spec: CampaignSpec, examples: list[triage.Example], limit: int,
                        emit: Callable[[str], None]) -> dict[str, dict[str, Any]]:  # fmt: skip
     """Minimise up to ``limit`` signatures and write their transcripts; triage records by signature."""
-    from adapters.registry import load_adapter
-    from conformance.reproducer import render_pytest
+    from cfconform.adapters.registry import load_adapter
+    from cfconform.conformance.reproducer import render_pytest
 
     kwargs = spec.adapter_kwargs()
     factory = partial(load_adapter, spec.adapter, **kwargs)
@@ -463,7 +463,7 @@ def finished_summary(fs: ArrowFS, spec: CampaignSpec) -> dict[str, Any] | None:
 
 
 def write_reports(fs: ArrowFS, summary: dict[str, Any]) -> None:
-    from reports.campaign_report import render_html, render_markdown
+    from cfconform.reports.campaign_report import render_html, render_markdown
 
     fs.write_text(fs.path("report.md"), render_markdown(summary))
     fs.write_text(fs.path("report.html"), render_html(summary))
@@ -489,7 +489,7 @@ def _local_writable(option: str, out: str) -> None:
     if "://" in out and not out.startswith("file:"):
         ArrowFS(out)
         return
-    from conformance.paths import unwritable
+    from cfconform.conformance.paths import unwritable
 
     local = out.removeprefix("file://").removeprefix("file:")
     problem = unwritable(Path(local))
@@ -519,7 +519,7 @@ def _local_campaign(option: str, run: str) -> None:
 
 
 def _ran(F: Any, identity: dict[str, Any], comparable: bool) -> Any:
-    """Spark column twin of :func:`spark_fuzz.diff.ran` (``F``: the session's column functions)."""
+    """Spark column twin of :func:`cfconform.spark_fuzz.diff.ran` (``F``: the session's column functions)."""
     if not comparable:
         return F.lit(False)
     i = F.col("seed") - F.lit(identity["seed"] * SEED_STRIDE)
@@ -529,7 +529,7 @@ def _ran(F: Any, identity: dict[str, Any], comparable: bool) -> Any:
 
 
 def diff_campaigns(spark: Session, run_a: str, run_b: str, *, limit: int = 20) -> dict[str, Any]:
-    """New, fixed and changed failures of B against A (rules in :mod:`spark_fuzz.diff`) as a plain record."""
+    """New, fixed and changed failures of B against A (rules in :mod:`cfconform.spark_fuzz.diff`) as a plain record."""
     api = sql_api(spark)
     F, Window = api.F, api.Window
     fa, fb = ArrowFS(run_a), ArrowFS(run_b)
@@ -609,7 +609,7 @@ def session(
     """The running session of the asked kind if there is one (tests, notebooks), else a new one stopped
     afterwards (for Spark Connect: this client's session; the server keeps running).  ``emit`` prints
     where to watch it (default: stderr)."""
-    from spark_fuzz.session import active_session, build_session, describe
+    from cfconform.spark_fuzz.session import active_session, build_session, describe
 
     active = active_session(remote)
     if active is not None:
@@ -637,7 +637,7 @@ def _progress(args: argparse.Namespace, label: str, total: int | None = None) ->
 
 def fuzz_main(args: argparse.Namespace) -> int:
     """``cfconform fuzz``: run or resume a campaign; exit 0 none found, 1 divergences, 2 usage, 3 faults."""
-    from spark_fuzz.options import spark_conf, spec_from_args
+    from cfconform.spark_fuzz.options import spark_conf, spec_from_args
 
     if os.getcwd() not in sys.path:  # a module:attr adapter next to the user's shell (executors: session.py)
         sys.path.append(os.getcwd())
@@ -672,7 +672,7 @@ def fuzz_main(args: argparse.Namespace) -> int:
                 print(f"cfconform fuzz: refusing to run: {err}", file=sys.stderr)
                 return EXIT_USAGE
             progress.enter("stopping Spark")
-    from reports.campaign_report import render_summary_text
+    from cfconform.reports.campaign_report import render_summary_text
 
     print(render_summary_text(summary), end="")
     return int(summary["exit_code"])
@@ -680,7 +680,7 @@ def fuzz_main(args: argparse.Namespace) -> int:
 
 def diff_main(args: argparse.Namespace) -> int:
     """``cfconform diff RUN_A RUN_B``: print new, fixed and changed failures; exit 0."""
-    from reports.campaign_report import render_diff_text
+    from cfconform.reports.campaign_report import render_diff_text
 
     for option, run in (("RUN_A", args.run_a), ("RUN_B", args.run_b)):
         _local_campaign(option, run)  # before the JVM starts: a missing directory is a usage error
@@ -708,7 +708,7 @@ def diff_main(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """``spark-submit spark_fuzz/job.py ARGS`` (the arguments of ``cfconform fuzz``)."""
-    from spark_fuzz.options import configure_fuzz
+    from cfconform.spark_fuzz.options import configure_fuzz
 
     parser = argparse.ArgumentParser(prog="spark_fuzz/job.py", description="a cfconform fuzz campaign on Spark")
     configure_fuzz(parser)

@@ -13,8 +13,9 @@ import re
 import shlex
 from urllib.parse import urlsplit
 
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
-from spark_fuzz.blocks import PROFILE_CHOICES, CampaignSpec, default_block_size
+from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+
+from .blocks import PROFILE_CHOICES, CampaignSpec, default_block_size
 
 DEFAULT_MASTER = "local[*]"
 DEFAULT_OUT = "cfconform-campaign"

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from conformance.progress import INTERVAL, Progress
+from cfconform.conformance.progress import INTERVAL, Progress
 
 
 def progress_line(done: int, total: int, divergences: int, faults: int, elapsed: float, computed: int) -> str:

@@ -2,7 +2,7 @@
 
 Everything a campaign asks of Spark goes through the DataFrame API, so the same code runs
 on ``local[N]``, a cluster (``spark://``, YARN, Kubernetes) and Spark Connect (``--remote
-sc://HOST:PORT``); nothing here or in :mod:`spark_fuzz.job` touches an RDD, the
+sc://HOST:PORT``); nothing here or in :mod:`cfconform.spark_fuzz.job` touches an RDD, the
 SparkContext or the driver JVM.  Classic sessions and Connect sessions have their own
 column functions, windows and observations: :func:`sql_api` returns the right ones for a
 session (a test process may hold one of each).
@@ -39,8 +39,9 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
-from reference_model.errors import UNKNOWN_FIELD, ConfigurationError
-from spark_fuzz.options import DEFAULT_MASTER, LOCAL_TASK_ATTEMPTS, with_task_retries
+from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
+
+from .options import DEFAULT_MASTER, LOCAL_TASK_ATTEMPTS, with_task_retries
 
 #: A log4j2 configuration that shows Spark's errors only (``verbose`` keeps Spark's own).
 QUIET_LOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2-quiet.properties")

@@ -30,11 +30,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from adapters.protocol import Adapter, Capabilities
-from conformance.runner import run_trace
-from conformance.trace import TraceResult
-from properties.generator import generate
-from spark_fuzz.blocks import Block, CampaignSpec, trace_profile, trace_seed
+from cfconform.adapters.protocol import Adapter, Capabilities
+from cfconform.judge.runner import run_trace
+from cfconform.judge.trace import TraceResult
+from cfconform.properties.generator import generate
+
+from .blocks import Block, CampaignSpec, trace_profile, trace_seed
 
 #: Columns of the ``parts/`` dataset, in order, with Spark SQL types (``block`` is the
 #: partition column: it becomes the ``block=<n>`` directory name).
@@ -176,7 +177,7 @@ def run_block(block: Block, spec: CampaignSpec, slot: AdapterSlot | None = None)
 
 def adapter_loader(spec: CampaignSpec) -> Callable[[], Adapter]:
     """``load_adapter(spec.adapter, ...)`` as a no-argument factory."""
-    from adapters.registry import load_adapter
+    from cfconform.adapters.registry import load_adapter
 
     kwargs = spec.adapter_kwargs()
     return lambda: load_adapter(spec.adapter, **kwargs)

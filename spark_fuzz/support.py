@@ -2,7 +2,7 @@
 claims, less the kinds it answers "not supported" (issue 23: "never generated for it again").
 
 The kinds are decided once, on the driver, before the campaign starts, and shipped in the
-:class:`~spark_fuzz.blocks.CampaignSpec` (``skip``): trace ``i`` stays a pure function of the
+:class:`~cfconform.spark_fuzz.blocks.CampaignSpec` (``skip``): trace ``i`` stays a pure function of the
 spec, so a campaign resumes and replays the same on any cluster.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from adapters.protocol import FAMILIES, Adapter, NotSupported
-from properties.generator import ALWAYS, MAKER_FAMILIES, maker_keys, probe
+from cfconform.adapters.protocol import FAMILIES, Adapter, NotSupported
+from cfconform.properties.generator import ALWAYS, MAKER_FAMILIES, maker_keys, probe
 
 
 def unclaimed_makers(families: Iterable[str]) -> set[str]:

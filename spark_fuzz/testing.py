@@ -8,8 +8,8 @@ adapter.  The marker directory is the environment variable ``CFCONFORM_KILL_ONCE
 of the process running the adapter (for Spark workers:
 ``spark.executorEnv.CFCONFORM_KILL_ONCE_DIR``); without it nothing is ever killed.
 
-Specs: ``spark_fuzz.testing:KillOnceAdapter`` (the reference model inside) and
-``spark_fuzz.testing:kill_once_mutant`` (mutant ``M-CFLEVEL-008-a`` inside, which the
+Specs: ``cfconform.spark_fuzz.testing:KillOnceAdapter`` (the reference model inside) and
+``cfconform.spark_fuzz.testing:kill_once_mutant`` (mutant ``M-CFLEVEL-008-a`` inside, which the
 generator exposes in about one ``mq`` trace in six).  A campaign with either must
 give the same rows as one against the wrapped adapter, provided Spark retries failed
 tasks (``local[N,F]``, or a cluster).
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 
-from adapters.delegating import DelegatingAdapter
-from reference_model.config import Config
+from cfconform.adapters.delegating import DelegatingAdapter
+from cfconform.reference_model.config import Config
 
 KILL_DIR_ENV = "CFCONFORM_KILL_ONCE_DIR"
 KILL_AT_ENV = "CFCONFORM_KILL_AT"
@@ -56,13 +56,13 @@ class KillOnce(DelegatingAdapter):
 
 def KillOnceAdapter() -> KillOnce:
     """The reference model, killing its process once."""
-    from adapters.reference import ReferenceAdapter
+    from cfconform.adapters.reference import ReferenceAdapter
 
     return KillOnce(ReferenceAdapter())
 
 
 def kill_once_mutant() -> KillOnce:
     """Mutant ``M-CFLEVEL-008-a``, killing its process once."""
-    from adapters.registry import load_adapter
+    from cfconform.adapters.registry import load_adapter
 
     return KillOnce(load_adapter(MUTANT))

@@ -5,8 +5,8 @@ field, operation kind) and hands over one :class:`Example` per signature: the
 shortest failing trace (smallest ``trace_length``, then lowest trace index).  Here
 that trace is regenerated from its seed (``generate`` is a pure function, so no trace
 is ever stored), minimised through the adapter with
-:func:`conformance.shrink.minimise`, and turned into a reproducer transcript in the
-``cfconform replay`` format (:mod:`conformance.reproducer`).
+:func:`cfconform.judge.shrink.minimise`, and turned into a reproducer transcript in the
+``cfconform replay`` format (:mod:`cfconform.conformance.reproducer`).
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from typing import Any
 
 import attrs
 
-from adapters.protocol import Adapter
-from conformance.results import FailureRecord
-from conformance.shrink import minimise
-from conformance.shrink_search import signature
-from conformance.trace import TraceResult
-from properties.generator import generate
-from spark_fuzz.blocks import CampaignSpec, trace_profile, trace_seed
+from cfconform.adapters.protocol import Adapter
+from cfconform.judge.results import FailureRecord
+from cfconform.judge.shrink import minimise
+from cfconform.judge.shrink_search import signature
+from cfconform.judge.trace import TraceResult
+from cfconform.properties.generator import generate
+
+from .blocks import CampaignSpec, trace_profile, trace_seed
 
 #: ddmin runs allowed per signature (each run replays a candidate through a fresh adapter).
 MAX_RUNS = 2000
@@ -87,10 +88,10 @@ def triage_example(
     Returns a JSON-safe record: the example, ``reproduced`` (the regenerated trace failed
     again), the ``minimised_signature`` (minimisation keeps the example's signature, or shows
     the same fault at fewer of its rules, in the state, or at the step that chose a reading:
-    :func:`conformance.shrink.minimise`), the original and minimised lengths, and the
+    :func:`cfconform.judge.shrink.minimise`), the original and minimised lengths, and the
     ``transcript`` (None when the failure did not reproduce: a flaky implementation).
     """
-    from conformance.reproducer import transcript_stem, write_transcript
+    from cfconform.conformance.reproducer import transcript_stem, write_transcript
 
     config, ops = regenerate(spec, example)
     result = minimise(factory, config, ops, max_runs=max_runs)

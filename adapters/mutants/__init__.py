@@ -2,7 +2,7 @@
 
 Each :class:`Mutant` wraps the reference model with one fault and documents the
 smallest scenario that exposes it; ``docs/MUTANTS.md`` is generated from this
-catalogue (:func:`adapters.mutants.render.render_markdown`).
+catalogue (:func:`cfconform.adapters.mutants.render.render_markdown`).
 
     >>> adapter = get_mutant("M-OFFLOAD-002-a")
     >>> [m.id for m in mutants_for_rule("OFFLOAD-003")]
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adapters.mutants.catalogue import CHECKER_GAPS, MUTANTS, RETIRED, RETIRED_MUTANTS, SKIPPED
-from adapters.mutants.kit import Mutant, MutantAdapter
-from adapters.protocol import Adapter
+from ..protocol import Adapter
+from .catalogue import CHECKER_GAPS, MUTANTS, RETIRED, RETIRED_MUTANTS, SKIPPED
+from .kit import Mutant, MutantAdapter
 
 MUTANT_BY_ID: Mapping[str, Mutant] = {m.id: m for m in MUTANTS}
 

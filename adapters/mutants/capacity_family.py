@@ -10,7 +10,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from adapters.mutants.kit import (
+from cfconform.reference_model import cqs, mq
+from cfconform.reference_model.accounting import pool_totals
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.model import FULL_MONITOR_BOUND, Model
+from cfconform.reference_model.operations import (
+    AdvanceClock,
+    AlterOutcome,
+    AlterStructure,
+    Backout,
+    Commit,
+    DefineStructure,
+    Get,
+    Inspect,
+    Put,
+    SetxcfAlter,
+)
+from cfconform.reference_model.outcomes import (
+    CMD_OUT_OF_RANGE,
+    MQRC_Q_FULL,
+    MQRC_STORAGE_MEDIUM_FULL,
+    Outcome,
+)
+from cfconform.reference_model.state import Queue, Structure
+
+from .kit import (
     Mutant,
     apply_structure_changes,
     define_structure_unchecked,
@@ -24,30 +48,7 @@ from adapters.mutants.kit import (
     setup,
     wrap,
 )
-from adapters.mutants.mq_common import get, mq_config, put, reject_alter, rules, sd
-from reference_model import cqs, mq
-from reference_model.accounting import pool_totals
-from reference_model.config import Config
-from reference_model.model import FULL_MONITOR_BOUND, Model
-from reference_model.operations import (
-    AdvanceClock,
-    AlterOutcome,
-    AlterStructure,
-    Backout,
-    Commit,
-    DefineStructure,
-    Get,
-    Inspect,
-    Put,
-    SetxcfAlter,
-)
-from reference_model.outcomes import (
-    CMD_OUT_OF_RANGE,
-    MQRC_Q_FULL,
-    MQRC_STORAGE_MEDIUM_FULL,
-    Outcome,
-)
-from reference_model.state import Queue, Structure
+from .mq_common import get, mq_config, put, reject_alter, rules, sd
 
 
 def _full_signals(
@@ -224,7 +225,7 @@ def _full_reason(reason: int) -> Callable[[Model, Any, Outcome], Outcome]:
 
 
 def _cqs_cfg(**kw: Any) -> Config:
-    from adapters.mutants.cqs_family import cfg
+    from .cqs_family import cfg
 
     return cfg(**kw)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adapters.mutants import (
+from . import (
     capacity_family,
     cflevel_family,
     cqs_family,
@@ -20,7 +20,7 @@ from adapters.mutants import (
     recovery_family,
     topology_family,
 )
-from adapters.mutants.kit import Mutant
+from .kit import Mutant
 
 _ADVICE = "advice or a worked example for choosing OFFLD3TH: no behaviour an implementation could get wrong"
 _SIZING = (
@@ -127,7 +127,7 @@ _FAMILIES = (
 
 
 def _rule_order(rule: str) -> tuple[int, int]:
-    from reference_model.rules import RULES
+    from cfconform.reference_model.rules import RULES
 
     order = {r.id: i for i, r in enumerate(RULES)}
     return order.get(rule, len(order)), int(rule.rsplit("-", 1)[1])

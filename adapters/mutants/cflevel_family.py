@@ -9,7 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.mutants.kit import (
+from cfconform.reference_model import admin, mq
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
+from cfconform.reference_model.outcomes import (
+    MQRC_MSG_TOO_BIG_FOR_Q,
+    MQRC_PERSISTENT_NOT_ALLOWED,
+    MQRC_STORAGE_MEDIUM_FULL,
+    MQRC_WRONG_CF_LEVEL,
+    Outcome,
+)
+from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
+
+from .kit import (
     Mutant,
     apply_queue_changes,
     apply_structure_changes,
@@ -20,7 +32,7 @@ from adapters.mutants.kit import (
     rebound,
     wrap,
 )
-from adapters.mutants.mq_common import (
+from .mq_common import (
     alter,
     as_nonpersistent,
     deciding,
@@ -36,17 +48,6 @@ from adapters.mutants.mq_common import (
     structure_of,
     with_defn,
 )
-from reference_model import admin, mq
-from reference_model.model import Model
-from reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
-from reference_model.outcomes import (
-    MQRC_MSG_TOO_BIG_FOR_Q,
-    MQRC_PERSISTENT_NOT_ALLOWED,
-    MQRC_STORAGE_MEDIUM_FULL,
-    MQRC_WRONG_CF_LEVEL,
-    Outcome,
-)
-from reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
 
 def _cflevel_is(*levels: int) -> Any:

@@ -1,6 +1,6 @@
 """Does a mutant's reproducer expose it?  Reading-aware comparison with the reference model.
 
-An implementation conforms if *one* admissible reading (``reference_model.readings``)
+An implementation conforms if *one* admissible reading (``cfconform.reference_model.readings``)
 explains all its outcomes.  :func:`explaining_readings` searches for such a
 reading without enumerating every combination: it runs the model with a
 :class:`_Tracker` that records which ambiguities were consulted, and enumerates
@@ -17,18 +17,19 @@ from typing import Any
 
 import attrs
 
-from adapters.protocol import Adapter
-from reference_model.codec import outcome_to_record
-from reference_model.config import Config
-from reference_model.model import Model
-from reference_model.readings import AMBIGUITIES, Readings
+from cfconform.reference_model.codec import outcome_to_record
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.readings import AMBIGUITIES, Readings
+
+from ..protocol import Adapter
 
 Records = list[dict[str, Any]]
 
 
 def observable(outcome: Any) -> dict[str, Any]:
     """The outcome record without ``rules``: rule IDs are the model's explanation, not an observable
-    (an implementation reports none, and ``conformance.compare`` never compares them)."""
+    (an implementation reports none, and ``cfconform.judge.compare`` never compares them)."""
     record = outcome_to_record(outcome)
     record.pop("rules", None)
     return record

@@ -12,7 +12,19 @@ from __future__ import annotations
 
 import attrs
 
-from adapters.mutants.cqs_faults import (
+from cfconform.reference_model import cqs
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model.operations import (
+    AdvanceClock,
+    AlterOutcome,
+    DefineStructure,
+    Get,
+    Inspect,
+    Put,
+    SetOverflowExit,
+)
+
+from .cqs_faults import (
     accept_unsolicited,
     deferred_selection,
     end_with_first_queue,
@@ -43,7 +55,7 @@ from adapters.mutants.cqs_faults import (
     with_lgmsgsz,
     without_pseudo_queue,
 )
-from adapters.mutants.kit import (
+from .kit import (
     Mutant,
     chain,
     define_structure_unchecked,
@@ -54,17 +66,6 @@ from adapters.mutants.kit import (
     pre,
     rebound,
     setup,
-)
-from reference_model import cqs
-from reference_model.config import Config, QueueDef, StructureDef
-from reference_model.operations import (
-    AdvanceClock,
-    AlterOutcome,
-    DefineStructure,
-    Get,
-    Inspect,
-    Put,
-    SetOverflowExit,
 )
 
 PRIM = "PRIM"

@@ -1,7 +1,7 @@
 """The faults of the CQS mutants (``cqs_family``): selection variants and handler wrappers.
 
 Each function either patches one model instance or is a replacement for one
-model function, installed with the helpers of :mod:`adapters.mutants.kit`.
+model function, installed with the helpers of :mod:`cfconform.adapters.mutants.kit`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from adapters.mutants.kit import (
+from cfconform.reference_model import cqs
+from cfconform.reference_model.accounting import fits, usage_pct
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import (
+    AdvanceClock,
+    AlterOutcome,
+    Get,
+    Put,
+    SetOverflowExit,
+)
+from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
+from cfconform.reference_model.state import Structure
+
+from .kit import (
     chain,
     evolve,
     force_evolve,
@@ -21,18 +34,6 @@ from adapters.mutants.kit import (
     state,
     wrap,
 )
-from reference_model import cqs
-from reference_model.accounting import fits, usage_pct
-from reference_model.model import Model
-from reference_model.operations import (
-    AdvanceClock,
-    AlterOutcome,
-    Get,
-    Put,
-    SetOverflowExit,
-)
-from reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
-from reference_model.state import Structure
 
 
 def _structure_of(model: Model, queue: str) -> Structure:
@@ -59,7 +60,7 @@ def select_variant(
     stop_at_veto: bool = False,
     staging: bool = False,
 ) -> Callable[[Model, Structure], list[str]]:
-    """:func:`reference_model.cqs.select` with one decision changed."""
+    """:func:`cfconform.reference_model.cqs.select` with one decision changed."""
 
     def select(model: Model, s: Structure) -> list[str]:
         metric = model.readings.cqs_usage_metric
@@ -235,7 +236,7 @@ def scan_every(seconds: int) -> Callable[[Model], None]:
 
 
 def patched_cqs(**overrides: Any) -> Any:
-    from adapters.mutants.kit import Patched
+    from .kit import Patched
 
     return Patched(cqs, **overrides)
 

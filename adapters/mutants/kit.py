@@ -2,7 +2,7 @@
 
 A mutant is the reference model with one deliberate fault.  The fault is an
 *installer*: a function that receives the freshly opened
-:class:`~reference_model.model.Model` and patches that one instance (never a
+:class:`~cfconform.reference_model.model.Model` and patches that one instance (never a
 module): it replaces entries of ``model._dispatch``, overrides an instance
 attribute (``acct``, ``lgmsgsz``, ``readings``, ...), or wraps a handler to
 post-process its outcomes.  Faults deep inside a rule function are made by
@@ -27,13 +27,14 @@ from typing import Any
 
 import attrs
 
-from adapters.protocol import Adapter, Capabilities
-from adapters.reference import ReferenceAdapter
-from reference_model.config import Config, QueueDef, StructureDef
-from reference_model.model import Model
-from reference_model.outcomes import CMD_INVALID, Outcome
-from reference_model.readings import AMBIGUITIES, Readings
-from reference_model.state import Queue, Structure
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
+from cfconform.reference_model.readings import AMBIGUITIES, Readings
+from cfconform.reference_model.state import Queue, Structure
+
+from ..protocol import Adapter, Capabilities
+from ..reference import ReferenceAdapter
 
 Install = Callable[[Model], None]
 Handler = Callable[[Model, Any], Outcome]

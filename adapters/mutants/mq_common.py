@@ -7,14 +7,15 @@ from typing import Any
 
 import attrs
 
-from adapters.mutants.kit import Patched, evolve, force_evolve, post, pre, rebind, rebound
-from reference_model import mq, offload
-from reference_model.config import Config, QueueDef, StructureDef
-from reference_model.model import Model
-from reference_model.operations import AlterStructure, Get, Put
-from reference_model.outcomes import CMD_INVALID, Outcome
-from reference_model.state import Structure
-from reference_model.units import KB
+from cfconform.reference_model import mq, offload
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import AlterStructure, Get, Put
+from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
+from cfconform.reference_model.state import Structure
+from cfconform.reference_model.units import KB
+
+from .kit import Patched, evolve, force_evolve, post, pre, rebind, rebound
 
 RULE_OFF = 64 * KB
 #: OFFLDnTH/OFFLDnSZ with every rule switched off.
@@ -79,7 +80,7 @@ def decide_variant(
     hit: Callable[[int, float, int, int, int, bool], bool] | None = None,
     combine: Callable[[list[bool]], bool] = any,
 ) -> Callable[..., tuple[bool, tuple[str, ...]]]:
-    """:func:`reference_model.offload.decide` with one decision changed.
+    """:func:`cfconform.reference_model.offload.decide` with one decision changed.
 
     ``hit(rule_number, usage, th, length, sz, strict)`` decides one rule;
     ``usage(model, s, rule_number)`` is the usage it compares.

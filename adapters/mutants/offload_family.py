@@ -14,14 +14,22 @@ from typing import Any
 
 import attrs
 
-from adapters.mutants.kit import (
+from cfconform.reference_model.config import StructureDef
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import AlterStructure
+from cfconform.reference_model.outcomes import (
+    Outcome,
+)
+from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
+
+from .kit import (
     Mutant,
     apply_structure_changes,
     lenient,
     mutant,
     wrap,
 )
-from adapters.mutants.mq_common import (
+from .mq_common import (
     alter,
     deciding,
     mq_config,
@@ -30,13 +38,6 @@ from adapters.mutants.mq_common import (
     rules,
     sd,
 )
-from reference_model.config import StructureDef
-from reference_model.model import Model
-from reference_model.operations import AlterStructure
-from reference_model.outcomes import (
-    Outcome,
-)
-from reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
 DEFAULT_RULES = {k: getattr(StructureDef("X"), k) for k in (f"offld{n}{f}" for n in (1, 2, 3) for f in ("th", "sz"))}
 

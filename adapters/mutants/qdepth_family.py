@@ -10,7 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.mutants.kit import (
+from cfconform.reference_model import events, mq
+from cfconform.reference_model.operations import (
+    AlterQueue,
+    Backout,
+    Get,
+    Inspect,
+    Put,
+    ResetQstats,
+    StartQmgr,
+    StopQmgr,
+)
+from cfconform.reference_model.outcomes import Outcome
+
+from .kit import (
     Mutant,
     Patched,
     apply_queue_changes,
@@ -21,8 +34,8 @@ from adapters.mutants.kit import (
     rebind,
     rebound,
 )
-from adapters.mutants.mq_common import get, mq_config, put, qd, sd
-from adapters.mutants.qdepth_faults import (
+from .mq_common import get, mq_config, put, qd, sd
+from .qdepth_faults import (
     count,
     cumulative_message,
     defer_events_to_commit,
@@ -41,18 +54,6 @@ from adapters.mutants.qdepth_faults import (
     thresholds,
     toggle_variant,
 )
-from reference_model import events, mq
-from reference_model.operations import (
-    AlterQueue,
-    Backout,
-    Get,
-    Inspect,
-    Put,
-    ResetQstats,
-    StartQmgr,
-    StopQmgr,
-)
-from reference_model.outcomes import Outcome
 
 ON = {"qdphiev": True, "qdploev": True, "qdpmaxev": True}
 

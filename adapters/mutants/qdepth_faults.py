@@ -1,6 +1,6 @@
 """The faults of the queue depth event mutants (``qdepth_family``).
 
-:func:`fire_variant` and :func:`toggle_variant` are :func:`reference_model.events.fire`
+:func:`fire_variant` and :func:`toggle_variant` are :func:`cfconform.reference_model.events.fire`
 and ``_toggle`` with one decision changed; :func:`firing` and :func:`thresholds`
 install them into MQPUT and MQGET.
 """
@@ -10,7 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from adapters.mutants.kit import (
+from cfconform.reference_model import events, mq
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import (
+    AlterQueue,
+    Backout,
+    Commit,
+    Get,
+    Put,
+    StopQmgr,
+)
+from cfconform.reference_model.outcomes import CMD_INVALID, MQRC_Q_FULL, MQRC_STORAGE_MEDIUM_FULL, EventMessage, Outcome
+from cfconform.reference_model.state import Queue
+
+from .kit import (
     Patched,
     chain,
     evolve,
@@ -20,19 +33,7 @@ from adapters.mutants.kit import (
     state,
     wrap,
 )
-from adapters.mutants.mq_common import with_defn
-from reference_model import events, mq
-from reference_model.model import Model
-from reference_model.operations import (
-    AlterQueue,
-    Backout,
-    Commit,
-    Get,
-    Put,
-    StopQmgr,
-)
-from reference_model.outcomes import CMD_INVALID, MQRC_Q_FULL, MQRC_STORAGE_MEDIUM_FULL, EventMessage, Outcome
-from reference_model.state import Queue
+from .mq_common import with_defn
 
 
 def toggle_variant(changes: dict[str, dict[str, bool]]) -> Callable[[Model, Queue, str], None]:
@@ -60,7 +61,7 @@ def fire_variant(
     correl: str = "new",
     broadcast: Callable[[str], str] | None = None,
 ) -> Callable[[Model, Queue, str, str], tuple[EventMessage, ...]]:
-    """:func:`reference_model.events.fire` with one decision changed.
+    """:func:`cfconform.reference_model.events.fire` with one decision changed.
 
     ``correl`` is ``new`` (one new CorrelId per event), ``same`` (never a new one)
     or ``each`` (a new one per message); ``broadcast(kind)`` overrides the

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.mutants.kit import Mutant, evolve, mutant, post, pre, rebound, wrap
-from adapters.mutants.mq_common import get, mq_config, put, qd, sd, structure_of, with_defn
-from reference_model import mq
-from reference_model.model import Model
-from reference_model.operations import (
+from cfconform.reference_model import mq
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import (
     Backout,
     Commit,
     Get,
@@ -20,10 +18,13 @@ from reference_model.operations import (
     Put,
     StopQmgr,
 )
-from reference_model.outcomes import (
+from cfconform.reference_model.outcomes import (
     MQRC_NO_MSG_AVAILABLE,
     Outcome,
 )
+
+from .kit import Mutant, evolve, mutant, post, pre, rebound, wrap
+from .mq_common import get, mq_config, put, qd, sd, structure_of, with_defn
 
 
 def _empty_get_ok(model: Model, op: Get, out: Outcome) -> Outcome:
@@ -166,7 +167,7 @@ def _stopped_can(op_type: type) -> Any:
 
 
 def _cqs_cfg() -> Any:
-    from adapters.mutants.cqs_family import cfg
+    from .cqs_family import cfg
 
     return cfg(size=6151)
 

@@ -10,11 +10,9 @@ from typing import Any
 
 import attrs
 
-from adapters.mutants.kit import Mutant, chain, evolve, mutant, post, pre, rebound, state, wrap
-from adapters.mutants.mq_common import get, mq_config, put, sd, structure_of
-from reference_model import mq
-from reference_model.model import Model
-from reference_model.operations import (
+from cfconform.reference_model import mq
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import (
     Backup,
     FailStructure,
     Get,
@@ -23,7 +21,7 @@ from reference_model.operations import (
     Recover,
     StopQmgr,
 )
-from reference_model.outcomes import (
+from cfconform.reference_model.outcomes import (
     CMD_NOT_ALLOWED,
     CMD_NOT_FAILED,
     MQRC_CF_STRUC_FAILED,
@@ -31,7 +29,10 @@ from reference_model.outcomes import (
     MQRC_STORAGE_MEDIUM_FULL,
     Outcome,
 )
-from reference_model.state import Message, Structure
+from cfconform.reference_model.state import Message, Structure
+
+from .kit import Mutant, chain, evolve, mutant, post, pre, rebound, state, wrap
+from .mq_common import get, mq_config, put, sd, structure_of
 
 RECOVERABLE = sd(cflevel=3, recover=True)
 

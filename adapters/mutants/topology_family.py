@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.mutants.kit import (
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import (
+    DefineQueue,
+    DefineStructure,
+)
+from cfconform.reference_model.outcomes import (
+    CMD_INVALID,
+    Outcome,
+)
+
+from .kit import (
     Mutant,
     as_structure_def,
     define_queue_unchecked,
@@ -19,17 +30,7 @@ from adapters.mutants.kit import (
     pre,
     setup,
 )
-from adapters.mutants.mq_common import mq_config, put, qd, sd
-from reference_model.config import Config, QueueDef, StructureDef
-from reference_model.model import Model
-from reference_model.operations import (
-    DefineQueue,
-    DefineStructure,
-)
-from reference_model.outcomes import (
-    CMD_INVALID,
-    Outcome,
-)
+from .mq_common import mq_config, put, qd, sd
 
 
 def _limit_63_incl_admin(model: Model, op: DefineStructure) -> Outcome | None:

@@ -1,27 +1,27 @@
 """The out-of-process wire protocol (docs/PROTOCOL.md): implementations in any language.
 
-- :mod:`adapters.wire.messages`: message builders and checks, the error registry, size limits.
-- :mod:`adapters.wire.schemas`: JSON Schemas (draft 2020-12) of every message and record.
-- :mod:`adapters.wire.client`: :class:`~adapters.wire.client.WireAdapter`, the suite's side:
+- :mod:`cfconform.adapters.wire.messages`: message builders and checks, the error registry, size limits.
+- :mod:`cfconform.adapters.wire.schemas`: JSON Schemas (draft 2020-12) of every message and record.
+- :mod:`cfconform.adapters.wire.client`: :class:`~cfconform.adapters.wire.client.WireAdapter`, the suite's side:
   an Adapter that runs an implementation process.
-- :mod:`adapters.wire.server`: :func:`~adapters.wire.server.serve`, any in-process Adapter
+- :mod:`cfconform.adapters.wire.server`: :func:`~cfconform.adapters.wire.server.serve`, any in-process Adapter
   exposed over the protocol (``cfconform serve-reference``).
-- :mod:`adapters.wire.docgen`: the generated parts of docs/PROTOCOL.md and docs/schemas/.
+- :mod:`cfconform.adapters.wire.docgen`: the generated parts of docs/PROTOCOL.md and docs/schemas/.
 """
 
-from adapters.protocol import PROTOCOL_VERSION
-from adapters.wire.messages import ERRORS, MAX_LINE_BYTES
+from ..protocol import PROTOCOL_VERSION
+from .messages import ERRORS, MAX_LINE_BYTES
 
 __all__ = ["ERRORS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "WireAdapter", "serve"]
 
 
 def __getattr__(name: str):  # lazy: importing the package does not start threads or import subprocess
     if name == "WireAdapter":
-        from adapters.wire.client import WireAdapter
+        from .client import WireAdapter
 
         return WireAdapter
     if name == "serve":
-        from adapters.wire.server import serve
+        from .server import serve
 
         return serve
     raise AttributeError(name)

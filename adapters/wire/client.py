@@ -3,7 +3,7 @@
 :class:`WireAdapter` spawns the implementation (``subprocess.Popen`` of an
 argument list, never a shell), speaks docs/PROTOCOL.md with it over its
 stdin/stdout, keeps the tail of its stderr for error messages, and turns every
-fault into an :class:`~adapters.protocol.AdapterError` that names the protocol
+fault into an :class:`~cfconform.adapters.protocol.AdapterError` that names the protocol
 step (``init``, ``open``, ``apply``, ``batch``, ``close``) and what happened:
 
 =====================  ==============================================  =========
@@ -46,12 +46,13 @@ import weakref
 from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
-from adapters.protocol import PROTOCOL_VERSION, AdapterError, Capabilities, NotSupported
-from adapters.wire import messages as m
-from adapters.wire import schemas
-from reference_model.codec import config_to_record
-from reference_model.config import Config
-from reference_model.outcomes import Outcome
+from cfconform.reference_model.codec import config_to_record
+from cfconform.reference_model.config import Config
+from cfconform.reference_model.outcomes import Outcome
+
+from ..protocol import PROTOCOL_VERSION, AdapterError, Capabilities, NotSupported
+from . import messages as m
+from . import schemas
 
 log = logging.getLogger("cfconform.wire.client")
 
@@ -460,7 +461,7 @@ class WireConnection:
 
 
 class WireAdapter:
-    """An :class:`~adapters.protocol.Adapter` for an implementation process speaking the wire protocol.
+    """An :class:`~cfconform.adapters.protocol.Adapter` for an implementation process speaking the wire protocol.
 
     Args:
         cmd: the implementation's command, an argument list (a string is split
@@ -472,7 +473,7 @@ class WireAdapter:
         validate: ``"all"`` (default): every reply is checked before anything reaches the
             caller: control replies (``init_ok``, ``open_ok``, ``error``) against the JSON
             Schemas, ``apply_ok``/``batch_ok`` envelopes and *every* outcome in them by
-            :func:`adapters.wire.messages.decode_outcome`, a hand-written check equivalent to
+            :func:`cfconform.adapters.wire.messages.decode_outcome`, a hand-written check equivalent to
             ``docs/schemas/outcome.json`` (and refusing NaN/Infinity).  ``"none"``: control
             replies get structural checks only; outcomes are still checked in full (the check
             is how they are decoded).  ``"sample"`` is accepted as the old name of ``"all"``.

@@ -9,7 +9,7 @@ docs/PROTOCOL.md is written by hand except between marker comments::
 whose contents come from the code (the error registry, the operation records,
 the outcome fields, the reason codes).  Regenerate everything with
 
-    .venv/bin/python -m adapters.wire.docgen
+    .venv/bin/python -m cfconform.adapters.wire.docgen
 
 and ``--check`` (used by the tests) lists what is stale without writing.
 """
@@ -24,10 +24,11 @@ from typing import Any
 
 import attrs
 
-from adapters.wire import schemas
-from adapters.wire.messages import ERRORS
-from reference_model import outcomes as outcome_module
-from reference_model.operations import OPERATIONS
+from cfconform.reference_model import outcomes as outcome_module
+from cfconform.reference_model.operations import OPERATIONS
+
+from . import schemas
+from .messages import ERRORS
 
 REPO = Path(__file__).resolve().parents[2]
 PROTOCOL_MD = REPO / "docs" / "PROTOCOL.md"

@@ -7,7 +7,7 @@ pairing, and errors that say whether the operation certainly did not happen
 (definite) or may have (indefinite).
 
 This module is data and pure functions only (no I/O), shared by the client
-(:mod:`adapters.wire.client`), the server (:mod:`adapters.wire.server`), the
+(:mod:`cfconform.adapters.wire.client`), the server (:mod:`cfconform.adapters.wire.server`), the
 ``check-protocol`` command and the documentation generator.
 """
 
@@ -21,12 +21,13 @@ from typing import Any
 
 import attrs
 
-from adapters.protocol import FAMILIES, PROTOCOL_VERSION, REASON_FIDELITY, Capabilities
-from reference_model.config import PROFILES
-from reference_model.errors import ConfigurationError
-from reference_model.operations import OPERATION_BY_KIND, DefineQueue, DefineStructure
-from reference_model.outcomes import EVENT_KINDS, LOCATIONS, EventMessage, Outcome
-from reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.config import PROFILES
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.reference_model.operations import OPERATION_BY_KIND, DefineQueue, DefineStructure
+from cfconform.reference_model.outcomes import EVENT_KINDS, LOCATIONS, EventMessage, Outcome
+from cfconform.reference_model.readings import AMBIGUITIES
+
+from ..protocol import FAMILIES, PROTOCOL_VERSION, REASON_FIDELITY, Capabilities
 
 __all__ = [
     "BATCH_CHUNK", "ERRORS", "ERROR_BY_CODE", "MAX_LINE_BYTES", "MESSAGE_TYPES", "OBSERVABLES",
@@ -201,10 +202,10 @@ _OP_ENCODERS = _op_encoders()
 
 
 def fast_op_record(op: Any) -> dict[str, Any]:
-    """The record :func:`reference_model.codec.op_to_record` gives (faster for plain kinds)."""
+    """The record :func:`cfconform.reference_model.codec.op_to_record` gives (faster for plain kinds)."""
     spec = _OP_ENCODERS.get(type(op))
     if spec is None:
-        from reference_model.codec import op_to_record
+        from cfconform.reference_model.codec import op_to_record
 
         return op_to_record(op)
     kind, names, values = spec
@@ -226,7 +227,7 @@ def decode_op(record: Any) -> Any:
             return cls(**fields)
         except (TypeError, ValueError):
             pass  # let the codec name the offending field
-    from reference_model.codec import op_from_record
+    from cfconform.reference_model.codec import op_from_record
 
     return op_from_record(record)
 

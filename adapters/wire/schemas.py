@@ -3,16 +3,16 @@
 The schemas are built from the attrs records of :mod:`reference_model` (so a
 field added there appears here) and written to ``docs/schemas/*.json`` by
 
-    .venv/bin/python -m adapters.wire.schemas docs/schemas
+    .venv/bin/python -m cfconform.adapters.wire.schemas docs/schemas
 
 (``tests/adapters/test_docs.py`` fails when the committed files are stale).
 
 :func:`validate` checks an instance with :mod:`jsonschema` when it is
 installed (a dev dependency); without it, it falls back to the structural
-checks of :mod:`adapters.wire.messages`, so the wire client works either way.
+checks of :mod:`cfconform.adapters.wire.messages`, so the wire client works either way.
 The client checks every reply: control replies with :func:`validate`, and
 every outcome of ``apply_ok`` and ``batch_ok`` (the hot path) with the
-hand-written :func:`adapters.wire.messages.decode_outcome`, which accepts
+hand-written :func:`cfconform.adapters.wire.messages.decode_outcome`, which accepts
 exactly what the ``outcome`` schema accepts (tests/adapters/test_outcome_validation.py
 compares the two) and also refuses NaN and Infinity anywhere in an outcome.
 """
@@ -29,12 +29,13 @@ from typing import Any
 
 import attrs
 
-from adapters.protocol import FAMILIES, PROTOCOL_VERSION, REASON_FIDELITY
-from adapters.wire.messages import ERRORS, OBSERVABLES, ProtocolViolation
-from reference_model.config import PROFILES, Accounting, Config, QueueDef, StructureDef
-from reference_model.operations import OPERATIONS
-from reference_model.outcomes import EVENT_KINDS, LOCATIONS, EventMessage, Outcome
-from reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.config import PROFILES, Accounting, Config, QueueDef, StructureDef
+from cfconform.reference_model.operations import OPERATIONS
+from cfconform.reference_model.outcomes import EVENT_KINDS, LOCATIONS, EventMessage, Outcome
+from cfconform.reference_model.readings import AMBIGUITIES
+
+from ..protocol import FAMILIES, PROTOCOL_VERSION, REASON_FIDELITY
+from .messages import ERRORS, OBSERVABLES, ProtocolViolation
 
 try:  # optional at run time
     import jsonschema as _jsonschema
@@ -99,7 +100,7 @@ def _jsonable_default(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable_default(v) for v in value]
     if attrs.has(type(value)):
-        from reference_model.codec import record_of
+        from cfconform.reference_model.codec import record_of
 
         return {k: _jsonable_default(v) for k, v in record_of(value).items()}
     return value
@@ -198,7 +199,7 @@ def _capabilities_schema() -> dict[str, Any]:
     readings = {k: {"enum": [*a.readings, "unknown"]} for k, a in AMBIGUITIES.items()}
     return {
         "type": "object",
-        "description": "What the implementation claims (adapters.protocol.Capabilities).",
+        "description": "What the implementation claims (cfconform.adapters.protocol.Capabilities).",
         "properties": {
             "name": {"type": "string", "minLength": 1},
             "protocol_version": _STR,
@@ -383,7 +384,7 @@ def validate(name: str, instance: Any) -> None:
 
 def _fallback_errors(name: str, instance: Any) -> list[str]:
     """Structural checks used when jsonschema is not installed."""
-    from adapters.wire import messages
+    from . import messages
 
     try:
         if name == "outcome":
@@ -391,7 +392,7 @@ def _fallback_errors(name: str, instance: Any) -> list[str]:
         elif name == "capabilities":
             messages.capabilities_from_record(instance)
         elif name in ("config", "op"):
-            from reference_model.codec import config_from_record
+            from cfconform.reference_model.codec import config_from_record
 
             if name == "config":
                 config_from_record(instance)

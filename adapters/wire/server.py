@@ -1,4 +1,4 @@
-"""Serve any in-process :class:`~adapters.protocol.Adapter` over the wire protocol.
+"""Serve any in-process :class:`~cfconform.adapters.protocol.Adapter` over the wire protocol.
 
 ``serve(factory, stdin, stdout)`` reads requests from ``stdin`` and writes
 replies to ``stdout`` until ``close`` or end of input, so the reference model
@@ -15,11 +15,12 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from adapters.protocol import PROTOCOL_VERSION, AdapterError
-from adapters.wire import messages as m
-from adapters.wire.messages import decode_op
-from reference_model.codec import config_from_record, outcome_to_record
-from reference_model.errors import ConfigurationError
+from cfconform.reference_model.codec import config_from_record, outcome_to_record
+from cfconform.reference_model.errors import ConfigurationError
+
+from ..protocol import PROTOCOL_VERSION, AdapterError
+from . import messages as m
+from .messages import decode_op
 
 log = logging.getLogger("cfconform.wire.server")
 

@@ -1,6 +1,6 @@
 """The rule catalogue: every documented rule as data (docs/rule-ids.md is the ID plan).
 
-:data:`RULES` holds every :class:`~reference_model.rules.catalogue.Rule`, in
+:data:`RULES` holds every :class:`~cfconform.reference_model.rules.catalogue.Rule`, in
 family order (:data:`FAMILIES`) then by number; :data:`RULE_BY_ID` and
 :func:`rule` look one up.  ``cfconform rules`` renders the catalogue, and
 docs/RULES.md is generated from it.
@@ -11,10 +11,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 
-from reference_model.rules import capacity, cflevel, cqs, offload, qdepth, queue, recovery, sizing, topology
-from reference_model.rules.catalogue import RULE_ID, STATUSES, Citation, Rule
+from . import capacity, cflevel, cqs, offload, qdepth, queue, recovery, sizing, topology
+from .catalogue import RULE_ID, STATUSES, Citation, Rule
 
-#: Rule families in catalogue order (the same order as ``adapters.protocol.FAMILIES``).
+#: Rule families in catalogue order (the same order as ``cfconform.adapters.protocol.FAMILIES``).
 FAMILIES: tuple[str, ...] = (
     "CQS",
     "OFFLOAD",

@@ -5,7 +5,7 @@ Profiles ``mq`` and ``cqs``.
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import BOTH, MQ, SEED_001, SEED_002, SEED_003, Citation, Rule
+from .catalogue import BOTH, MQ, SEED_001, SEED_002, SEED_003, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

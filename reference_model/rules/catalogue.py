@@ -3,7 +3,7 @@
 Rules are data (DEVELOPERS.md, principle 2): every documented rule has a stable
 ``FAMILY-NNN`` ID that is never renumbered, a citation, a status and the
 observables it constrains.  Ambiguous rules list their admissible readings by
-the ambiguity IDs of :mod:`reference_model.readings`.
+the ambiguity IDs of :mod:`cfconform.reference_model.readings`.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class Rule:
         citation: seed file name and quote, or IBM source title from the notes.
         status: ``normative``, ``inferred`` or ``implementation-defined``.
         observables: the outcome or state fields this rule constrains.
-        readings: IDs of the ambiguities (see ``reference_model.readings``) whose
+        readings: IDs of the ambiguities (see ``cfconform.reference_model.readings``) whose
             admissible readings apply to this rule; empty when unambiguous.
         profiles: the model profiles (``mq``, ``cqs``) where the rule applies.
     """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import CQS, SEED_000, Citation, Rule
+from .catalogue import CQS, SEED_000, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import MQ, SEED_002, Citation, Rule
+from .catalogue import MQ, SEED_002, Citation, Rule
 
 RULE_FIELDS = tuple(f"config.structures.*.offld{n}{k}" for n in (1, 2, 3) for k in ("th", "sz"))
 

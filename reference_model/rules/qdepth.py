@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import MQ, SEED_004, Citation, Rule
+from .catalogue import MQ, SEED_004, Citation, Rule
 
 SWITCHES = ("inspect.queues.*.qdphiev", "inspect.queues.*.qdploev", "inspect.queues.*.qdpmaxev")
 EVENTS = ("put.events", "get.events")

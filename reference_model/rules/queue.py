@@ -5,7 +5,7 @@ Profiles ``mq`` and ``cqs`` (units of work and queue managers exist only in ``mq
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import SEED_003, Citation, Rule
+from .catalogue import SEED_003, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

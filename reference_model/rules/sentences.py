@@ -1,13 +1,13 @@
 """The sentence map: how every sentence of the five IBM documents is treated (pure data).
 
 docs/SENTENCES.md is generated from this map and the documents (which stay outside the
-package).  Each document (by seed number, as in :data:`~reference_model.rules.catalogue.SEED_TITLES`)
-maps the key of each of its sentences (:func:`reference_model.rules.splitter.sentence_key`)
+package).  Each document (by seed number, as in :data:`~cfconform.reference_model.rules.catalogue.SEED_TITLES`)
+maps the key of each of its sentences (:func:`cfconform.reference_model.rules.splitter.sentence_key`)
 to an :class:`Entry`:
 
 - ``normative``: the rules that enforce it, with ``coverage`` ``covered`` or ``partial``
   (``why`` says what is missing, starting ``observable:`` or ``not observable:``);
-- ``ambiguous``: the readings (ambiguity IDs of :mod:`reference_model.readings`) the
+- ``ambiguous``: the readings (ambiguity IDs of :mod:`cfconform.reference_model.readings`) the
   sentence leaves open, and the rules that follow them;
 - ``informative``: ``why`` no rule (a heading, navigation, background, advice);
 - ``out-of-scope``: ``why`` (an operator procedure, z/OS or hardware outside CF shared queues);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import MQ, SEED_001, SEED_002, Citation, Rule
+from .catalogue import MQ, SEED_001, SEED_002, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

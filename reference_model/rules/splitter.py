@@ -1,6 +1,6 @@
 """Split an IBM document into sentences and give each a stable key (pure, deterministic).
 
-The sentence map (:mod:`reference_model.rules.sentences`) classifies every sentence of
+The sentence map (:mod:`cfconform.reference_model.rules.sentences`) classifies every sentence of
 the five source documents; the documents themselves stay outside the package, so the
 map is keyed by :func:`sentence_key`, which needs only the sentence's text.
 

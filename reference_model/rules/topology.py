@@ -5,7 +5,7 @@ Profile ``mq``.
 
 from __future__ import annotations
 
-from reference_model.rules.catalogue import MQ, SEED_001, SEED_003, Citation, Rule
+from .catalogue import MQ, SEED_001, SEED_003, Citation, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from reference_model import Config, QueueDef, StructureDef
+from cfconform.reference_model import Config, QueueDef, StructureDef
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 REPO = Path(__file__).resolve().parents[2]
 NODE_ADAPTER = REPO / "examples" / "node-adapter" / "adapter.js"
-SERVE_REFERENCE = [sys.executable, "-m", "conformance.cli", "serve-reference"]
+SERVE_REFERENCE = [sys.executable, "-m", "cfconform.cli", "serve-reference"]
 
 
 def fake(name: str) -> list[str]:

@@ -7,19 +7,26 @@ import sys
 
 from tests.adapters.conftest import REPO
 
-ALLOWED = set(sys.stdlib_module_names) | {"attrs", "reference_model", "adapters"}
+ALLOWED = set(sys.stdlib_module_names) | {"attrs", "cfconform.reference_model", "cfconform.adapters"}
 #: Optional imports, each guarded by ``try/except ImportError`` in the named module.
 OPTIONAL = {"adapters/wire/schemas.py": {"jsonschema"}}
 PROCESS_MODULES = {"subprocess", "threading", "selectors", "signal", "fcntl"}
 
 
+def _top(module: str) -> str:
+    """The distribution-level name of an absolute import: ``cfconform.<package>`` for ours."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "cfconform" else parts[0]
+
+
 def imports(path) -> list[tuple[int, str]]:
+    """``(line, top)`` of every absolute import (imports within adapters/ are relative)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, a.name.split(".")[0]) for a in node.names]
+            found += [(node.lineno, _top(a.name)) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.lineno, node.module.split(".")[0]))
+            found.append((node.lineno, _top(node.module)))
     return found
 
 

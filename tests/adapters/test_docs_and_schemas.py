@@ -8,17 +8,17 @@ import re
 import jsonschema
 import pytest
 
-from adapters.protocol import PROTOCOL_VERSION
-from adapters.reference import ReferenceAdapter
-from adapters.wire import docgen, messages, schemas
-from reference_model.codec import op_to_record, outcome_to_record
-from reference_model.operations import OPERATIONS
+from cfconform.adapters.protocol import PROTOCOL_VERSION
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire import docgen, messages, schemas
+from cfconform.reference_model.codec import op_to_record, outcome_to_record
+from cfconform.reference_model.operations import OPERATIONS
 from tests.adapters.conftest import REPO, small_mq_config
 from tests.adapters.test_wire_reference import mixed_mq_ops
 
 
 def test_committed_docs_and_schema_files_are_up_to_date():
-    assert [] == docgen.stale(), "run: .venv/bin/python -m adapters.wire.docgen"
+    assert [] == docgen.stale(), "run: .venv/bin/python -m cfconform.adapters.wire.docgen"
 
 
 def test_protocol_md_states_the_version_at_the_top():

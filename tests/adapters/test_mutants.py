@@ -1,6 +1,6 @@
 """The mutant catalogue: coverage of the rules, and each mutant's reproducer exposes a real fault minimally.
 
-"Exposes" means no admissible reading (``reference_model.readings``) makes the
+"Exposes" means no admissible reading (``cfconform.reference_model.readings``) makes the
 reference model answer as the mutant does; outcomes are compared as
 ``outcome_to_record`` without ``rules`` (the model's explanation, which no
 implementation reports and the gate never compares).
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.mutants import (
+from cfconform.adapters.mutants import (
     CHECKER_GAPS,
     MUTANT_BY_ID,
     MUTANTS,
@@ -23,15 +23,15 @@ from adapters.mutants import (
     get_mutant,
     mutants_for_rule,
 )
-from adapters.mutants.check import (
+from cfconform.adapters.mutants.check import (
     explaining_readings,
     observable,
     records_of,
     reference_records,
 )
-from adapters.mutants.render import render_markdown
-from adapters.protocol import Adapter
-from reference_model.readings import AMBIGUITIES, Readings, all_readings
+from cfconform.adapters.mutants.render import render_markdown
+from cfconform.adapters.protocol import Adapter
+from cfconform.reference_model.readings import AMBIGUITIES, Readings, all_readings
 
 REPO = Path(__file__).resolve().parents[2]
 RULE_LINE = re.compile(
@@ -53,7 +53,7 @@ MIXED = [m for m in MUTANTS if m.mixes]
 
 def _rule_ids() -> list[str]:
     try:
-        from reference_model.rules import RULES
+        from cfconform.reference_model.rules import RULES
     except ImportError:
         return RULE_LINE.findall((REPO / "docs" / "rule-ids.md").read_text(encoding="utf-8"))
     return [r.id for r in RULES]
@@ -63,7 +63,7 @@ def _attached_ambiguities(rule_id: str) -> set[str]:
     """The ambiguities whose readings apply to ``rule_id`` (the rule's own list and AMBIGUITIES[..].rules)."""
     found = {a.id for a in AMBIGUITIES.values() if rule_id in a.rules}
     try:
-        from reference_model.rules import RULE_BY_ID
+        from cfconform.reference_model.rules import RULE_BY_ID
     except ImportError:
         return found
     rule = RULE_BY_ID.get(rule_id)
@@ -73,7 +73,7 @@ def _attached_ambiguities(rule_id: str) -> set[str]:
 def checker_flags(mutant, scenario=None) -> list[int]:
     """Indices of the steps the conformance checker fails (a verdict, not a "not supported" refusal)
     when ``scenario`` (default: the mutant's own) runs on the mutant."""
-    from conformance.checker import Checker
+    from cfconform.judge.checker import Checker
 
     ops = mutant.scenario if scenario is None else tuple(scenario)
     adapter = mutant.factory()
@@ -195,7 +195,7 @@ def test_mutants_for_rule_lists_that_rules_mutants_only():
 
 
 def test_docs_mutants_md_is_current():
-    """Regenerate with: .venv/bin/python -m adapters.mutants.render > docs/MUTANTS.md"""
+    """Regenerate with: .venv/bin/python -m cfconform.adapters.mutants.render > docs/MUTANTS.md"""
     assert render_markdown() == (REPO / "docs" / "MUTANTS.md").read_text(encoding="utf-8")
 
 

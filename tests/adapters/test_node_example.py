@@ -7,16 +7,16 @@ import shutil
 
 import pytest
 
-from adapters.protocol import NotSupported
-from adapters.reference import ReferenceAdapter
-from adapters.wire.client import WireAdapter
-from conformance.cli import main
-from conformance.gate import run_gate
-from conformance.runner import run_trace
-from reference_model import Config, QueueDef, StructureDef
-from reference_model.codec import outcome_to_record
-from reference_model.operations import Backup, Inspect, Put
-from reference_model.readings import readings_from_dict
+from cfconform.adapters.protocol import NotSupported
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire.client import WireAdapter
+from cfconform.cli.main import main
+from cfconform.conformance.gate import run_gate
+from cfconform.judge.runner import run_trace
+from cfconform.reference_model import Config, QueueDef, StructureDef
+from cfconform.reference_model.codec import outcome_to_record
+from cfconform.reference_model.operations import Backup, Inspect, Put
+from cfconform.reference_model.readings import readings_from_dict
 from tests.adapters.conftest import NODE_ADAPTER, small_mq_config
 from tests.adapters.test_wire_reference import mixed_mq_ops
 

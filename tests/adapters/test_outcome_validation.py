@@ -15,12 +15,12 @@ import os
 import jsonschema
 import pytest
 
-from adapters.protocol import AdapterError
-from adapters.reference import ReferenceAdapter
-from adapters.wire import messages, schemas
-from adapters.wire.client import WireAdapter, WireError
-from reference_model.codec import outcome_to_record
-from reference_model.operations import Get, Inspect, Put
+from cfconform.adapters.protocol import AdapterError
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire import messages, schemas
+from cfconform.adapters.wire.client import WireAdapter, WireError
+from cfconform.reference_model.codec import outcome_to_record
+from cfconform.reference_model.operations import Get, Inspect, Put
 from tests.adapters.conftest import fake, small_mq_config
 from tests.adapters.test_wire_reference import mixed_mq_ops
 

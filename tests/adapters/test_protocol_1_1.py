@@ -7,16 +7,16 @@ import json
 
 import pytest
 
-from adapters.protocol import PROTOCOL_VERSION
-from adapters.reference import ReferenceAdapter
-from adapters.wire import schemas
-from adapters.wire.client import WireAdapter
-from adapters.wire.server import serve
-from conformance.commands.check_protocol import _check_version, _Failed
-from reference_model import Config, QueueDef, StructureDef
-from reference_model.codec import outcome_from_record, outcome_to_record
-from reference_model.operations import Put
-from reference_model.outcomes import Outcome
+from cfconform.adapters.protocol import PROTOCOL_VERSION
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire import schemas
+from cfconform.adapters.wire.client import WireAdapter
+from cfconform.adapters.wire.server import serve
+from cfconform.cli.commands.check_protocol import _check_version, _Failed
+from cfconform.reference_model import Config, QueueDef, StructureDef
+from cfconform.reference_model.codec import outcome_from_record, outcome_to_record
+from cfconform.reference_model.operations import Put
+from cfconform.reference_model.outcomes import Outcome
 from tests.adapters.conftest import SERVE_REFERENCE, fake, small_mq_config
 
 BIG = 70_000  # above the forced-offload boundary under both readings (64,512 and 65,280 bytes)

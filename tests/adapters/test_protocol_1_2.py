@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.protocol import PROTOCOL_VERSION, NotSupported
-from adapters.wire.client import WireAdapter
-from reference_model.operations import Put, ResetQstats
+from cfconform.adapters.protocol import PROTOCOL_VERSION, NotSupported
+from cfconform.adapters.wire.client import WireAdapter
+from cfconform.reference_model.operations import Put, ResetQstats
 from tests.adapters.conftest import SERVE_REFERENCE, fake, small_mq_config
 
 

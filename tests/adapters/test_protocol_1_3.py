@@ -7,11 +7,11 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from adapters.protocol import PROTOCOL_VERSION
-from adapters.wire.client import WireAdapter, config_for_peer
-from reference_model.config import QueueDef
-from reference_model.operations import Put, StartQmgr, StopQmgr
-from reference_model.readings import Readings
+from cfconform.adapters.protocol import PROTOCOL_VERSION
+from cfconform.adapters.wire.client import WireAdapter, config_for_peer
+from cfconform.reference_model.config import QueueDef
+from cfconform.reference_model.operations import Put, StartQmgr, StopQmgr
+from cfconform.reference_model.readings import Readings
 from tests.adapters.conftest import SERVE_REFERENCE, fake, small_mq_config
 
 

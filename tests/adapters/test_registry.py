@@ -8,12 +8,12 @@ import shlex
 
 import pytest
 
-from adapters import registry
-from adapters.reference import ReferenceAdapter
-from adapters.registry import AdapterLoadError, load_adapter
-from adapters.wire.client import WireAdapter
-from conformance.cli import main
-from reference_model.errors import ConfigurationError
+from cfconform.adapters import registry
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.registry import AdapterLoadError, load_adapter
+from cfconform.adapters.wire.client import WireAdapter
+from cfconform.cli.main import main
+from cfconform.reference_model.errors import ConfigurationError
 from tests.adapters.conftest import SERVE_REFERENCE
 
 
@@ -26,7 +26,7 @@ NOT_AN_ADAPTER = object()
 
 def test_reference_is_installed():
     info = registry.installed()["reference"]
-    assert "adapters.reference:ReferenceAdapter" == info.target
+    assert "cfconform.adapters.reference:ReferenceAdapter" == info.target
     assert "built-in" in info.source
 
 
@@ -35,7 +35,7 @@ def test_load_by_name():
 
 
 def test_load_class_spec():
-    assert isinstance(load_adapter("adapters.reference:ReferenceAdapter"), ReferenceAdapter)
+    assert isinstance(load_adapter("cfconform.adapters.reference:ReferenceAdapter"), ReferenceAdapter)
 
 
 def test_load_factory_spec_with_options():
@@ -58,7 +58,7 @@ def test_spec_of_a_missing_module_or_attribute_is_refused():
     with pytest.raises(AdapterLoadError, match="importable"):
         load_adapter("no_such_module_xyz:Thing")
     with pytest.raises(AdapterLoadError, match="not found"):
-        load_adapter("adapters.reference:NoSuchThing")
+        load_adapter("cfconform.adapters.reference:NoSuchThing")
 
 
 def test_wire_spec_gives_a_wire_adapter():
@@ -72,7 +72,7 @@ def test_wire_spec_gives_a_wire_adapter():
 
 def test_entry_points_are_discovered(monkeypatch):
     class FakeEntryPoint:
-        name, value, dist = "plugin-x", "adapters.reference:ReferenceAdapter", None
+        name, value, dist = "plugin-x", "cfconform.adapters.reference:ReferenceAdapter", None
 
     monkeypatch.setattr(
         registry, "entry_points", lambda group: [FakeEntryPoint()] if group == "cfconform.adapters" else []
@@ -81,9 +81,9 @@ def test_entry_points_are_discovered(monkeypatch):
     assert isinstance(load_adapter("plugin-x"), ReferenceAdapter)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("adapters.mutants") is None, reason="no mutant catalogue")
+@pytest.mark.skipif(importlib.util.find_spec("cfconform.adapters.mutants") is None, reason="no mutant catalogue")
 def test_mutant_spec_loads_a_mutant_when_the_catalogue_offers_it():
-    mutants = importlib.import_module("adapters.mutants")
+    mutants = importlib.import_module("cfconform.adapters.mutants")
     if not hasattr(mutants, "get_mutant"):
         with pytest.raises(AdapterLoadError, match="get_mutant"):
             load_adapter("mutant:M-QUEUE-001-a")

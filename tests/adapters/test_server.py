@@ -1,4 +1,4 @@
-"""adapters.wire.server.serve answers every request, bad ones with error replies, and never crashes."""
+"""cfconform.adapters.wire.server.serve answers every request, bad ones with error replies, and never crashes."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from adapters.reference import ReferenceAdapter
-from adapters.wire import schemas
-from adapters.wire.server import serve
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire import schemas
+from cfconform.adapters.wire.server import serve
 from tests.adapters.conftest import small_mq_config
 
 INIT = {"type": "init", "msg_id": 1, "protocol_version": "1.0", "suite": "test"}
@@ -161,7 +161,7 @@ def test_end_of_input_without_close_returns_cleanly():
 
 
 def test_outcome_that_is_not_json_becomes_a_crash_error():
-    from reference_model.outcomes import Outcome
+    from cfconform.reference_model.outcomes import Outcome
 
     class Odd(ReferenceAdapter):
         def apply(self, op):

@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from adapters.protocol import AdapterError, NotSupported
-from adapters.wire.client import WireAdapter, WireError, WireNotSupported
-from conformance.cli import main
-from reference_model.operations import Get, Put
+from cfconform.adapters.protocol import AdapterError, NotSupported
+from cfconform.adapters.wire.client import WireAdapter, WireError, WireNotSupported
+from cfconform.cli.main import main
+from cfconform.reference_model.operations import Get, Put
 from tests.adapters.conftest import fake, small_mq_config
 
 

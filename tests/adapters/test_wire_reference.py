@@ -7,10 +7,10 @@ import shlex
 
 import pytest
 
-from adapters.reference import ReferenceAdapter
-from adapters.wire.client import WireAdapter, WireError
-from reference_model import Config, QueueDef, StructureDef
-from reference_model.operations import (
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire.client import WireAdapter, WireError
+from cfconform.reference_model import Config, QueueDef, StructureDef
+from cfconform.reference_model.operations import (
     AdvanceClock,
     AlterOutcome,
     Backout,
@@ -22,7 +22,7 @@ from reference_model.operations import (
     StartQmgr,
     StopQmgr,
 )  # fmt: skip
-from reference_model.readings import Readings
+from cfconform.reference_model.readings import Readings
 from tests.adapters.conftest import SERVE_REFERENCE, small_mq_config
 
 
@@ -197,7 +197,7 @@ def test_a_command_string_is_split_without_a_shell():
 
 
 def test_op_over_the_implementations_line_limit_is_refused_unsent_and_the_connection_stays_in_step():
-    from reference_model.operations import AlterQueue
+    from cfconform.reference_model.operations import AlterQueue
 
     config = small_mq_config()
     huge = AlterQueue("Q1", {"x" * 5000: 1})
@@ -216,7 +216,7 @@ def test_op_over_the_implementations_line_limit_is_refused_unsent_and_the_connec
 
 @pytest.mark.parametrize("profile", ["mq", "cqs"])
 def test_check_protocol_passes_on_serve_reference(capsys, profile):
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     assert 0 == main(["check-protocol", "--cmd", shlex.join(SERVE_REFERENCE), "--timeout", "10", "--profile", profile])
     lines = capsys.readouterr().out.splitlines()
@@ -225,7 +225,7 @@ def test_check_protocol_passes_on_serve_reference(capsys, profile):
 
 
 def test_wire_package_exports_lazily():
-    import adapters.wire
+    import cfconform.adapters.wire
 
-    assert WireAdapter is adapters.wire.WireAdapter
-    assert "1.3" == adapters.wire.PROTOCOL_VERSION
+    assert WireAdapter is cfconform.adapters.wire.WireAdapter
+    assert "1.3" == cfconform.adapters.wire.PROTOCOL_VERSION

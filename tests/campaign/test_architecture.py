@@ -26,8 +26,9 @@ def test_only_the_spark_glue_imports_pyspark():
 
 def test_pure_modules_import_without_pyspark():
     code = (
-        "import sys; import spark_fuzz.blocks, spark_fuzz.shard, spark_fuzz.triage, spark_fuzz.diff, "
-        "spark_fuzz.progress, spark_fuzz.options, spark_fuzz.testing, spark_fuzz.arrowfs, reports.campaign_report; "
+        "import sys; import cfconform.spark_fuzz.blocks, cfconform.spark_fuzz.shard, cfconform.spark_fuzz.triage, "
+        "cfconform.spark_fuzz.diff, cfconform.spark_fuzz.progress, cfconform.spark_fuzz.options, "
+        "cfconform.spark_fuzz.testing, cfconform.spark_fuzz.arrowfs, cfconform.reports.campaign_report; "
         "assert not any(m.split('.')[0] == 'pyspark' for m in sys.modules), 'pyspark imported'"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

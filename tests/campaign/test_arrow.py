@@ -5,11 +5,11 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from reference_model.errors import ConfigurationError
-from spark_fuzz.arrowfs import ArrowFS, local_path
-from spark_fuzz.blocks import Block, CampaignSpec
-from spark_fuzz.progress import Tally
-from spark_fuzz.shard import PART_COLUMNS, arrow_partition, arrow_schema, as_row, part_ddl, run_block
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.spark_fuzz.arrowfs import ArrowFS, local_path
+from cfconform.spark_fuzz.blocks import Block, CampaignSpec
+from cfconform.spark_fuzz.progress import Tally
+from cfconform.spark_fuzz.shard import PART_COLUMNS, arrow_partition, arrow_schema, as_row, part_ddl, run_block
 
 MUTANT = "mutant:M-CFLEVEL-008-a"
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from reference_model.errors import ConfigurationError
-from spark_fuzz.blocks import (
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.spark_fuzz.blocks import (
     SEED_STRIDE,
     Block,
     CampaignSpec,
@@ -105,8 +105,8 @@ def test_block_of_dirname(name, expected):
 def test_campaign_sizes_are_bounded_with_one_line_naming_the_option():
     import pytest
 
-    from reference_model.errors import ConfigurationError
-    from spark_fuzz.blocks import MAX_STEPS, MAX_TRACES, CampaignSpec
+    from cfconform.reference_model.errors import ConfigurationError
+    from cfconform.spark_fuzz.blocks import MAX_STEPS, MAX_TRACES, CampaignSpec
 
     for kwargs, option in (({"traces": MAX_TRACES + 1}, "--traces"), ({"steps": MAX_STEPS + 1}, "--steps")):
         spec = CampaignSpec("reference", **{"traces": 10, "steps": 10, **kwargs})
@@ -116,7 +116,7 @@ def test_campaign_sizes_are_bounded_with_one_line_naming_the_option():
 
 
 def test_the_default_block_size_keeps_the_plan_within_max_blocks():
-    from spark_fuzz.blocks import MAX_BLOCKS, MAX_TRACES, default_block_size
+    from cfconform.spark_fuzz.blocks import MAX_BLOCKS, MAX_TRACES, default_block_size
 
     assert MAX_TRACES // default_block_size(MAX_TRACES) <= MAX_BLOCKS
     assert default_block_size(20_000) == default_block_size(20_000)  # a function of traces alone

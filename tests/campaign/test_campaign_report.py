@@ -1,7 +1,13 @@
 """The campaign report and diff renderers (pure)."""
 
-from reference_model.rules import RULES
-from reports.campaign_report import coverage_rows, render_diff_text, render_html, render_markdown, render_summary_text
+from cfconform.reference_model.rules import RULES
+from cfconform.reports.campaign_report import (
+    coverage_rows,
+    render_diff_text,
+    render_html,
+    render_markdown,
+    render_summary_text,
+)
 
 SUMMARY = {
     "format": "cfconform-campaign-summary", "campaign_id": "abc123", "out": "/tmp/c", "adapter": "mutant:M-X",

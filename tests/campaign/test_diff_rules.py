@@ -2,8 +2,8 @@
 
 import pytest
 
-from spark_fuzz.blocks import CampaignSpec, trace_seed
-from spark_fuzz.diff import classify, comparable, ran
+from cfconform.spark_fuzz.blocks import CampaignSpec, trace_seed
+from cfconform.spark_fuzz.diff import classify, comparable, ran
 
 
 @pytest.mark.parametrize(

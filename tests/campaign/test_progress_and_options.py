@@ -5,10 +5,10 @@ import time
 
 import pytest
 
-from conformance.cli import build_parser
-from reference_model.errors import ConfigurationError
-from spark_fuzz.options import adapter_spec, configure_fuzz, spark_conf, spec_from_args, with_task_retries
-from spark_fuzz.progress import ProgressReporter, progress_line
+from cfconform.cli.main import build_parser
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.spark_fuzz.options import adapter_spec, configure_fuzz, spark_conf, spec_from_args, with_task_retries
+from cfconform.spark_fuzz.progress import ProgressReporter, progress_line
 
 
 def test_progress_line_shows_done_total_divergences_and_rate():
@@ -105,13 +105,13 @@ def test_job_py_takes_the_same_arguments_as_cfconform_fuzz():
      ("spark://h:7077", "512m"), ("yarn", "512m")],
 )  # fmt: skip
 def test_the_driver_heap_is_small_but_grows_with_a_local_masters_cores(master, memory):
-    from spark_fuzz.session import driver_memory
+    from cfconform.spark_fuzz.session import driver_memory
 
     assert memory == driver_memory(master)
 
 
 def test_spark_progress_shows_the_phase_then_the_campaign_line():
-    from spark_fuzz.progress import SparkProgress
+    from cfconform.spark_fuzz.progress import SparkProgress
 
     progress = SparkProgress("cfconform fuzz", 100, quiet=True)
     progress.enter("starting Spark")
@@ -128,7 +128,7 @@ def test_the_jvm_launchers_incubator_warning_is_dropped_and_the_rest_copied_as_i
     import os
     import threading
 
-    from spark_fuzz.session import _copy_stderr
+    from cfconform.spark_fuzz.session import _copy_stderr
 
     jvm_read, jvm_write = os.pipe()
     user_read, user_write = os.pipe()

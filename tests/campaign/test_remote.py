@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reference_model.errors import ConfigurationError
-from spark_fuzz.options import connect_endpoint, remote_address
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.spark_fuzz.options import connect_endpoint, remote_address
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -58,8 +58,8 @@ def _closed_port() -> int:
 def test_bad_remote_is_exit_2_in_one_line(args: list[str], says: str, tmp_path: Path):
     port = _closed_port()
     argv = [a.format(port=port, tmp=tmp_path) for a in args]
-    done = subprocess.run([sys.executable, "-m", "conformance.cli", *argv, "--out", str(tmp_path / "o")]
-                          if argv[0] == "fuzz" else [sys.executable, "-m", "conformance.cli", *argv],
+    done = subprocess.run([sys.executable, "-m", "cfconform.cli", *argv, "--out", str(tmp_path / "o")]
+                          if argv[0] == "fuzz" else [sys.executable, "-m", "cfconform.cli", *argv],
                           cwd=REPO, capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert (2, 1, False) == (done.returncode, len(done.stderr.strip().splitlines()), "Traceback" in done.stderr)
     assert says.format(port=port) in done.stderr
@@ -70,7 +70,7 @@ def test_a_diff_with_a_server_that_does_not_answer_is_exit_2(tmp_path: Path):
         (tmp_path / run / "divergences").mkdir(parents=True)
         (tmp_path / run / "campaign.json").write_text("{}")
     url = f"sc://127.0.0.1:{_closed_port()}"
-    argv = [sys.executable, "-m", "conformance.cli", "diff", str(tmp_path / "a"), str(tmp_path / "b"), "--remote", url]
+    argv = [sys.executable, "-m", "cfconform.cli", "diff", str(tmp_path / "a"), str(tmp_path / "b"), "--remote", url]
     done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
     assert (2, 1) == (done.returncode, len(done.stderr.strip().splitlines())), done.stderr
     assert "a Spark Connect server that answers" in done.stderr

@@ -5,13 +5,13 @@ from typing import Any
 
 import pytest
 
-from adapters.protocol import Capabilities
-from adapters.reference import ReferenceAdapter
-from conformance.runner import run_trace
-from properties.generator import generate
-from reference_model.config import Config
-from spark_fuzz.blocks import Block, CampaignSpec, trace_profile, trace_seed
-from spark_fuzz.shard import (
+from cfconform.adapters.protocol import Capabilities
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.judge.runner import run_trace
+from cfconform.properties.generator import generate
+from cfconform.reference_model.config import Config
+from cfconform.spark_fuzz.blocks import Block, CampaignSpec, trace_profile, trace_seed
+from cfconform.spark_fuzz.shard import (
     PART_COLUMNS,
     AdapterSlot,
     as_dict,
@@ -88,7 +88,7 @@ def test_run_block_agrees_with_a_plain_loop_over_generate_and_run_trace():
 
 
 def spec_adapter(spec):
-    from adapters.registry import load_adapter
+    from cfconform.adapters.registry import load_adapter
 
     return load_adapter(spec.adapter)
 

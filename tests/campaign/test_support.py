@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.protocol import NotSupported
-from adapters.reference import ReferenceAdapter
-from properties.generator import generate, maker_keys
-from spark_fuzz.support import skipped, unclaimed_makers, unsupported_makers
+from cfconform.adapters.protocol import NotSupported
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.properties.generator import generate, maker_keys
+from cfconform.spark_fuzz.support import skipped, unclaimed_makers, unsupported_makers
 
 NODE_FAMILIES = ("QUEUE", "QDEPTH", "OFFLOAD", "CFLEVEL")
 
@@ -47,7 +47,7 @@ def test_the_reference_supports_every_kind_it_claims():
 
 
 def test_every_maker_has_its_families_or_is_kept_always():
-    from properties.generator import ALWAYS, MAKER_FAMILIES
+    from cfconform.properties.generator import ALWAYS, MAKER_FAMILIES
 
     keys = set(maker_keys("mq")) | set(maker_keys("cqs"))
     assert keys - set(MAKER_FAMILIES) - set(ALWAYS) == {"inspect"}

@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from adapters.registry import load_adapter
-from conformance.reproducer import replay, validate_transcript
-from spark_fuzz.blocks import Block, CampaignSpec
-from spark_fuzz.shard import run_block
-from spark_fuzz.triage import Example, order_signatures, regenerate, replay_command, triage_example
+from cfconform.adapters.registry import load_adapter
+from cfconform.conformance.reproducer import replay, validate_transcript
+from cfconform.spark_fuzz.blocks import Block, CampaignSpec
+from cfconform.spark_fuzz.shard import run_block
+from cfconform.spark_fuzz.triage import Example, order_signatures, regenerate, replay_command, triage_example
 
 MUTANT = "mutant:M-CFLEVEL-002-b"
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import attrs
 
-from adapters.reference import ReferenceAdapter
-from reference_model.accounting import pool_totals
-from reference_model.outcomes import Outcome
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.reference_model.accounting import pool_totals
+from cfconform.reference_model.outcomes import Outcome
 
 
 class AutoAlter(ReferenceAdapter):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from adapters.reference import ReferenceAdapter
-from adapters.wire import server
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire import server
 
 REPLY = 40
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import attrs
 
-from adapters.mutants import get_mutant
-from adapters.protocol import AdapterError, Capabilities, NotSupported
-from adapters.reference import ReferenceAdapter
-from reference_model import operations as o
-from reference_model.outcomes import Outcome
-from reference_model.readings import Readings
+from cfconform.adapters.mutants import get_mutant
+from cfconform.adapters.protocol import AdapterError, Capabilities, NotSupported
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.outcomes import Outcome
+from cfconform.reference_model.readings import Readings
 
 
 class _Faulty(ReferenceAdapter):

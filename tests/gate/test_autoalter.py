@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.gate import run_gate
+from cfconform.conformance.gate import run_gate
 from tests.gate.autoalter import AutoAlter
 
 

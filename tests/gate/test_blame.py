@@ -1,12 +1,12 @@
-"""The rules a divergence names (conformance/blame.py): the rule a fault breaks, not a first
+"""The rules a divergence names (judge/blame.py): the rule a fault breaks, not a first
 candidate that merely shares the diverging field."""
 
 from __future__ import annotations
 
 import pytest
 
-from adapters.mutants import MUTANT_BY_ID, get_mutant
-from conformance.runner import run_trace
+from cfconform.adapters.mutants import MUTANT_BY_ID, get_mutant
+from cfconform.judge.runner import run_trace
 
 #: Mutants whose documented scenario diverges on an event list or on storage in use, where the
 #: first rule that can decide the field is not the one the model used.

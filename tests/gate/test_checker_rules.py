@@ -1,14 +1,14 @@
-"""The rules a passing step exercises (conformance/checker.py): what the gate's per-rule matrix counts."""
+"""The rules a passing step exercises (judge/checker.py): what the gate's per-rule matrix counts."""
 
 from __future__ import annotations
 
 import pytest
 
-from adapters.reference import ReferenceAdapter
-from conformance.runner import run_trace
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
-from reference_model.outcomes import Outcome
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.judge.runner import run_trace
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model.outcomes import Outcome
 
 CONFIG = Config(
     qmgrs=("QM01",), structures=(StructureDef("APP1", size_kb=6200),), queues=(QueueDef("Q0", cfstruct="APP1"),)
@@ -63,7 +63,7 @@ class _KeepsOffloadBelow5(ReferenceAdapter):
     """Accepts any ALTER CFSTRUCT that leaves OFFLOAD as it was, at any CFLEVEL (as the second reading)."""
 
     def apply(self, op):  # type: ignore[no-untyped-def]
-        from reference_model.validation import lenient
+        from cfconform.reference_model.validation import lenient
 
         with lenient(frozenset({"OFFLOAD-007"})):
             return super().apply(op)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from cfconform.cli.main import main
 
 FAST = ["--hypothesis-profile", "dev", "--seed", "1", "--profile", "mq"]
 FAULTY = "tests.gate.faulty:DropEvents"

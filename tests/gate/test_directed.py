@@ -7,10 +7,10 @@ import itertools
 
 import pytest
 
-from adapters.mutants import get_mutant
-from adapters.reference import ReferenceAdapter
-from properties.directed import FAMILIES, calls, run_directed
-from properties.machine import machine_for
+from cfconform.adapters.mutants import get_mutant
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.properties.directed import FAMILIES, calls, run_directed
+from cfconform.properties.machine import machine_for
 
 
 @pytest.mark.parametrize("profile", sorted(FAMILIES))
@@ -52,7 +52,7 @@ def test_a_refused_alter_is_not_generated_again():
     ends "not supported", later ones skip that ALTER and go on."""
     from typing import Any
 
-    from reference_model.outcomes import Outcome
+    from cfconform.reference_model.outcomes import Outcome
 
     class RefusesFullthreshold(ReferenceAdapter):
         def apply(self, op: Any) -> Outcome:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.progress import Progress
+from cfconform.cli.main import main
+from cfconform.conformance.progress import Progress
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = ["--hypothesis-profile", "dev", "--seed", "1", "--profile", "mq"]
@@ -20,7 +20,7 @@ FAST = ["--hypothesis-profile", "dev", "--seed", "1", "--profile", "mq"]
 
 def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "cfconform.cli", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout
     )
 
 
@@ -46,7 +46,7 @@ def test_version_is_printed(capsys: pytest.CaptureFixture[str]):
 
 
 def test_an_unexpected_error_is_one_line_and_never_exit_1(monkeypatch: pytest.MonkeyPatch, capsys):
-    import conformance.commands.rules as rules_command
+    import cfconform.cli.commands.rules as rules_command
 
     def broken(args):
         raise RuntimeError("boom")
@@ -161,7 +161,7 @@ def test_spark_commands_without_java_exit_2_in_one_line(command: str, tmp_path: 
     args = {"fuzz": ["--adapter", "reference", "--traces", "10", "--steps", "5", "--out", str(tmp_path / "out")],
             "diff": [str(r) for r in runs]}[command]  # fmt: skip
     done = subprocess.run(
-        [sys.executable, "-m", "conformance.cli", command, *args],
+        [sys.executable, "-m", "cfconform.cli", command, *args],
         cwd=REPO, capture_output=True, text=True, timeout=60, env=env,
     )  # fmt: skip
     assert (done.returncode, "Java" in done.stderr, len(done.stderr.strip().splitlines())) == (2, True, 1)
@@ -196,8 +196,8 @@ def test_bad_input_is_exit_2_in_one_line_before_any_work(args: list[str], option
 
 
 def test_the_readme_exit_code_table_is_what_help_shows(capsys: pytest.CaptureFixture[str]):
-    """README.md's table and ``--help`` state one contract (conformance.cli.EXIT_CODES), row by row."""
-    from conformance.cli import EXIT_CODES
+    """README.md's table and ``--help`` state one contract (cfconform.cli.main.EXIT_CODES), row by row."""
+    from cfconform.cli.main import EXIT_CODES
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     table = readme.split("Exit codes, the same for every command:", 1)[1].split("\n\n", 2)[1]

@@ -20,7 +20,7 @@ FAST = ["--hypothesis-profile", "dev", "--seed", "1", "--profile", "mq"]
 
 def _cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *args],
+        [sys.executable, "-m", "cfconform.cli", *args],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -91,7 +91,7 @@ def test_diff_of_directories_holding_no_campaign_is_exit_2_in_one_line_before_th
     ],
 )
 def test_a_usage_error_is_one_line_naming_the_option_and_exit_2(args: list[str], option: str, capsys):
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     with pytest.raises(SystemExit) as exc:
         main(args)
@@ -100,7 +100,7 @@ def test_a_usage_error_is_one_line_naming_the_option_and_exit_2(args: list[str],
 
 
 def test_progress_past_its_estimate_shows_no_total_and_no_eta():
-    from conformance.progress import Progress
+    from cfconform.conformance.progress import Progress
 
     progress = Progress("test", 10, quiet=True)
     progress.done = 12

@@ -20,7 +20,7 @@ FAST = ["--hypothesis-profile", "dev", "--seed", "1", "--profile", "mq"]
 
 def _cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *args],
+        [sys.executable, "-m", "cfconform.cli", *args],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -179,10 +179,10 @@ def test_replay_of_a_type_wrong_transcript_is_exit_2_and_of_an_empty_one_exit_4(
 @pytest.mark.parametrize(
     ("old", "new", "help_args"),
     [
-        (["run", "--adapter-cmd", f"{sys.executable} -m conformance.cli serve-reference"], "--adapter-cmd",
+        (["run", "--adapter-cmd", f"{sys.executable} -m cfconform.cli serve-reference"], "--adapter-cmd",
          ["run", "--help"]),
         (["run", "--adapter", "reference", "--report-dir", "{tmp}"], "--report-dir", ["run", "--help"]),
-        (["check-protocol", "--cmd", f"{sys.executable} -m conformance.cli serve-reference"], "--cmd",
+        (["check-protocol", "--cmd", f"{sys.executable} -m cfconform.cli serve-reference"], "--cmd",
          ["check-protocol", "--help"]),
         (["adapters", "--json"], "--json", ["adapters", "--help"]),
         (["mutants", "--only", "NOPE", "--format", "table"], ",table", ["mutants", "--help"]),  # (not a choice)

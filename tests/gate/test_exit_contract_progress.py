@@ -20,7 +20,7 @@ def timed_stderr(*args: str, timeout: float = 300) -> tuple[int, list[tuple[floa
     and the seconds it took."""
     start = time.monotonic()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "conformance.cli", *args],
+        [sys.executable, "-m", "cfconform.cli", *args],
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""Generation restarts when Hypothesis finds it inconsistent (properties.run._generate): the machine
+"""Generation restarts when Hypothesis finds it inconsistent (cfconform.properties.run._generate): the machine
 stops generating operations the implementation refused, knowledge that grows during a run, so a case
 Hypothesis replays may take another path.  The gate must go on with the examples left, never crash
 (it did, against the third reading: FlakyStrategyDefinition out of run_gate)."""
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import settings as Settings
 from hypothesis.errors import FlakyStrategyDefinition
 
-from properties import run
+from cfconform.properties import run
 
 
 def test_inconsistent_generation_restarts_with_the_examples_left(monkeypatch: pytest.MonkeyPatch):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adapters.mutants import MUTANT_BY_ID
-from conformance import mutation
+from cfconform.adapters.mutants import MUTANT_BY_ID
+from cfconform.conformance import mutation
 
 
 def test_kill_all_kills_a_mutant_and_measures_its_reproducer():
@@ -60,7 +60,7 @@ def test_without_a_reproducer_the_kill_is_the_first_failing_case_not_minimised()
 
 
 def test_mutants_seeds_option_reads_a_range_or_a_list():
-    from conformance.commands.mutants import _seed_range
+    from cfconform.cli.commands.mutants import _seed_range
 
     assert ([1, 2, 3], [4, 9]) == (_seed_range("1-3"), _seed_range("4,9"))
 
@@ -70,16 +70,16 @@ def test_mutants_seeds_option_names_the_bad_value():
 
     import pytest
 
-    from conformance.commands.mutants import _seed_range
+    from cfconform.cli.commands.mutants import _seed_range
 
     with pytest.raises(argparse.ArgumentTypeError, match="'3-1'"):
         _seed_range("3-1")
 
 
 def test_a_verdict_only_run_generates_no_case_after_the_first_failing_one(monkeypatch):
-    from adapters.mutants import MUTANT_BY_ID as mutants
-    from properties import base
-    from properties.run import run_machine
+    from cfconform.adapters.mutants import MUTANT_BY_ID as mutants
+    from cfconform.properties import base
+    from cfconform.properties.run import run_machine
 
     failing_cases: list[int] = []
     record = base.Recorder.record_failure
@@ -98,7 +98,7 @@ def test_a_verdict_only_run_generates_no_case_after_the_first_failing_one(monkey
 def test_mutants_rows_option_appends_each_row_as_a_json_line(tmp_path, capsys):
     import json
 
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     rows = tmp_path / "rows.jsonl"
     args = ["--only", "M-CQS-005-b", "--hypothesis-profile", "dev", "--seed", "1", "--no-reproducer"]

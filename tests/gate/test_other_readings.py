@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from adapters.wire.client import WireAdapter
-from conformance.runner import run_trace
-from reference_model.codec import config_from_record, op_from_record
-from reference_model.operations import Inspect
+from cfconform.adapters.wire.client import WireAdapter
+from cfconform.judge.runner import run_trace
+from cfconform.reference_model.codec import config_from_record, op_from_record
+from cfconform.reference_model.operations import Inspect
 
 ROOT = Path(__file__).resolve().parents[1].parent
 COMMANDS = {

@@ -3,13 +3,13 @@ failed, and their operations may be answered "not supported" (wire error 10)."""
 
 from __future__ import annotations
 
-from adapters.mutants import MUTANT_BY_ID
-from adapters.protocol import Capabilities
-from conformance.claims import any_claimed
-from conformance.gate import run_gate
-from conformance.runner import run_trace
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from cfconform.adapters.mutants import MUTANT_BY_ID
+from cfconform.adapters.protocol import Capabilities
+from cfconform.conformance.gate import run_gate
+from cfconform.judge.claims import any_claimed
+from cfconform.judge.runner import run_trace
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from tests.gate import faulty
 
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-import properties.base as base
-from adapters.mutants import get_mutant
-from adapters.reference import ReferenceAdapter
-from properties.machine import ConformanceFailure, machine_for
-from reference_model.config import Config, QueueDef, StructureDef
+import cfconform.properties.base as base
+from cfconform.adapters.mutants import get_mutant
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.properties.machine import ConformanceFailure, machine_for
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
 MQ_OFFLOAD = Config(
     qmgrs=("QM01",),
@@ -64,7 +64,7 @@ GAPS = {
     "every length rule 2 could, so a comparison read two ways no longer shows",
     "M-CAPACITY-009-b": _REFUSAL,
     "M-RECOVERY-003-b": "the probe showed the fault in the usage after RECOVER, no longer compared; with no "
-    "committed message first it shows at the get, blamed on QUEUE-001/002 (conformance/blame.py)",
+    "committed message first it shows at the get, blamed on QUEUE-001/002 (judge/blame.py)",
     "M-CAPACITY-003-c": "full_signal_timing=deferred makes a missing IXC586I never due",
 }
 

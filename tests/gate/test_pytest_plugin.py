@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from reference_model.rules import RULE_BY_ID, RULES
+from cfconform.reference_model.rules import RULE_BY_ID, RULES
 
 pytest_plugins = ["pytester"]
 
@@ -18,7 +18,7 @@ FAST = ["--cf-hypothesis-profile=dev", "--cf-seed=1", "-p", "no:cacheprovider"]
 MQ_RULES = sum(1 for r in RULES if "mq" in r.profiles)
 IMPLEMENTATION = """
 import attrs
-from adapters.reference import ReferenceAdapter
+from cfconform.adapters.reference import ReferenceAdapter
 
 
 class DropEvents(ReferenceAdapter):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hypothesis.stateful import RULE_MARKER
 
-from adapters.reference import ReferenceAdapter
-from properties.directed import calls
-from properties.machine import CQSMachine, MQMachine, machine_for
-from properties.reach import REACH, reaches
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.properties.directed import calls
+from cfconform.properties.machine import CQSMachine, MQMachine, machine_for
+from cfconform.properties.reach import REACH, reaches
 
 
 def _rules(machine: type) -> set[str]:

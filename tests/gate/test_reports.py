@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from conformance.results import from_record
-from reports.gate_html import render_html
-from reports.gate_report import render_junit, render_markdown
-from reports.plot import render_usage_svg
+from cfconform.judge.results import from_record
+from cfconform.reports.gate_html import render_html
+from cfconform.reports.gate_report import render_junit, render_markdown
+from cfconform.reports.plot import render_usage_svg
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 REGENERATE = "CFCONFORM_UPDATE_GOLDEN=1 .venv/bin/pytest tests/gate/test_reports.py"

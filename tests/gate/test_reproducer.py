@@ -7,9 +7,9 @@ import json
 import attrs
 import pytest
 
-from adapters.reference import ReferenceAdapter
-from conformance.gate import run_gate
-from conformance.reproducer import (
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.conformance.gate import run_gate
+from cfconform.conformance.reproducer import (
     describe,
     load_transcript,
     render_pytest,
@@ -18,8 +18,8 @@ from conformance.reproducer import (
     validate_transcript,
     write_transcript,
 )
-from conformance.results import FailureRecord
-from reference_model.errors import ConfigurationError
+from cfconform.judge.results import FailureRecord
+from cfconform.reference_model.errors import ConfigurationError
 from tests.gate.faulty import DropEvents
 
 SPEC = "tests.gate.faulty:DropEvents"

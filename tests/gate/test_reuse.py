@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from adapters.reference import ReferenceAdapter
-from conformance.gate import EXIT_OK, run_gate
-from conformance.reuse import reusing
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.conformance.gate import EXIT_OK, run_gate
+from cfconform.conformance.reuse import reusing
 from tests.gate.faulty import KeepsStateOnReopen
 
 

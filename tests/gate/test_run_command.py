@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from reference_model.rules import RULES
+from cfconform.cli.main import main
+from cfconform.reference_model.rules import RULES
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = ["--hypothesis-profile", "dev", "--seed", "1", "--profile", "mq"]
@@ -39,7 +39,7 @@ def faulty_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path
     """One gate run against the faulty adapter, shared by the tests that read its outputs."""
     report_dir = tmp_path_factory.mktemp("faulty") / "report"
     capture = subprocess.run(
-        [sys.executable, "-m", "conformance.cli", "run", "--adapter", FAULTY, *FAST, "--report-dir", str(report_dir)],
+        [sys.executable, "-m", "cfconform.cli", "run", "--adapter", FAULTY, *FAST, "--report-dir", str(report_dir)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -273,7 +273,7 @@ def test_adapter_cmd_that_cannot_start_exits_3(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_adapter_cmd_runs_the_gate_over_the_wire_protocol(tmp_path, capsys):
-    server = f"{sys.executable} -m conformance.cli serve-reference"
+    server = f"{sys.executable} -m cfconform.cli serve-reference"
     code, out = cfconform(
         capsys,
         "run",

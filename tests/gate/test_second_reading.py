@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.gate import run_gate
+from cfconform.conformance.gate import run_gate
 
 ROOT = Path(__file__).resolve().parents[2]
 KIT = ROOT / "examples" / "second-reading" / "impl.py"
@@ -57,8 +57,8 @@ def test_a_trace_once_falsely_failed_passes_on_the_faithful_build(path: Path):
     it must not): replayed through the one checker, it passes."""
     import json
 
-    from conformance.runner import run_trace
-    from reference_model.codec import config_from_record, op_from_record
+    from cfconform.judge.runner import run_trace
+    from cfconform.reference_model.codec import config_from_record, op_from_record
 
     record = json.loads(path.read_text(encoding="utf-8"))
     ops = [op_from_record(op) for op in record["ops"]]

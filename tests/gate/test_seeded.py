@@ -1,4 +1,4 @@
-"""While the gate generates, no draw takes a constant from a local module's source (properties.seeded).
+"""While the gate generates, no draw takes a constant from a local module's source (cfconform.properties.seeded).
 
 Hypothesis otherwise draws such constants now and then, so the cases a seed generated
 depended on which modules the process had loaded (and on how cfconform was installed).
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from properties.seeded import seed_alone
+from cfconform.properties.seeded import seed_alone
 
 #: A range no constant of cfconform's or Hypothesis's own falls in, and the one constant
 #: the probe module holds in it: a uniform draw meets it once in a billion.

@@ -7,11 +7,11 @@ import random
 import attrs
 from hypothesis import given, settings
 
-from properties import shapes
-from properties.generator import RandomDraw
-from properties.strategies import cqs_configs, mq_configs
-from reference_model.config import StructureDef
-from reference_model.model import Model
+from cfconform.properties import shapes
+from cfconform.properties.generator import RandomDraw
+from cfconform.properties.strategies import cqs_configs, mq_configs
+from cfconform.reference_model.config import StructureDef
+from cfconform.reference_model.model import Model
 
 SEEDS = range(1500)
 

@@ -1,4 +1,4 @@
-"""Minimisation (conformance/shrink.py) and the search for a shorter failing case (properties/base.py)."""
+"""Minimisation (judge/shrink.py) and the search for a shorter failing case (properties/base.py)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import types
 import attrs
 import pytest
 
-from adapters.mutants import get_mutant
-from adapters.reference import ReferenceAdapter
-from conformance import shrink, shrink_depths, shrink_narrow, shrink_search, shrink_variants
-from conformance.runner import run_trace
-from conformance.shrink import minimise, minimise_shortest
-from properties import base
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from cfconform.adapters.mutants import get_mutant
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.judge import shrink, shrink_depths, shrink_narrow, shrink_search, shrink_variants
+from cfconform.judge.runner import run_trace
+from cfconform.judge.shrink import minimise, minimise_shortest
+from cfconform.properties import base
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
 CONTRACTION = "M-CAPACITY-006-a"  # SETXCF ALTER contracts a structure below the storage in use
 

@@ -1,12 +1,12 @@
-"""Minimisation variants for CQS traces (conformance/shrink_cqs.py)."""
+"""Minimisation variants for CQS traces (judge/shrink_cqs.py)."""
 
 from __future__ import annotations
 
-from adapters.mutants import get_mutant
-from conformance import shrink_cqs
-from conformance.shrink import minimise
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from cfconform.adapters.mutants import get_mutant
+from cfconform.judge import shrink_cqs
+from cfconform.judge.shrink import minimise
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
 
 def _config(size_kb: int, lgmsgsz: int = 601, queues: tuple[str, ...] = ("Q1", "Q4")) -> Config:

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from adapters.mutants import get_mutant
-from conformance.shrink import minimise
-from conformance.shrink_depths import full_at_once
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from cfconform.adapters.mutants import get_mutant
+from cfconform.judge.shrink import minimise
+from cfconform.judge.shrink_depths import full_at_once
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
 QFULL_KEEPS_LO_OFF = "M-QDEPTH-006-b"  # a Queue Full event does not enable QDPLOEV
 

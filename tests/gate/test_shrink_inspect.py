@@ -1,14 +1,14 @@
-"""Ending a minimised trace early in an inspection that shows a state fault (conformance/shrink_inspect.py)."""
+"""Ending a minimised trace early in an inspection that shows a state fault (judge/shrink_inspect.py)."""
 
 from __future__ import annotations
 
-from adapters.mutants import get_mutant
-from adapters.reference import ReferenceAdapter
-from conformance.shrink import minimise
-from conformance.shrink_inspect import shown_earlier
-from conformance.shrink_search import runner
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from cfconform.adapters.mutants import get_mutant
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.judge.shrink import minimise
+from cfconform.judge.shrink_inspect import shown_earlier
+from cfconform.judge.shrink_search import runner
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
 QFULL_ENABLES_HI = "M-QDEPTH-006-c"  # a Queue Full event enables QDPHIEV
 

@@ -1,14 +1,14 @@
-"""Minimisation variants for offload rules (conformance/shrink_offload.py)."""
+"""Minimisation variants for offload rules (judge/shrink_offload.py)."""
 
 from __future__ import annotations
 
 import attrs
 
-from adapters.mutants import get_mutant
-from conformance import shrink_offload
-from conformance.shrink import minimise
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from cfconform.adapters.mutants import get_mutant
+from cfconform.judge import shrink_offload
+from cfconform.judge.shrink import minimise
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
 
 def _config(structure: StructureDef, qmgrs: tuple[str, ...] = ("QM01",)) -> Config:

@@ -1,14 +1,14 @@
-"""Showing a mixed-reading failure at the step that chose the reading (conformance/shrink_readings.py)."""
+"""Showing a mixed-reading failure at the step that chose the reading (judge/shrink_readings.py)."""
 
 from __future__ import annotations
 
-from adapters.mutants import get_mutant
-from adapters.reference import ReferenceAdapter
-from conformance.shrink import minimise
-from conformance.shrink_readings import disambiguated, reading_steps
-from conformance.shrink_search import runner
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from cfconform.adapters.mutants import get_mutant
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.judge.shrink import minimise
+from cfconform.judge.shrink_readings import disambiguated, reading_steps
+from cfconform.judge.shrink_search import runner
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
 EARLY_END = "M-CQS-015-b"  # without OVFLWSTR, overflow ends below OVFLWMAX rather than 20% below it
 

@@ -1,15 +1,15 @@
-"""Shrinking a trace that fills a structure with runs of like puts (conformance/shrink_runs.py)."""
+"""Shrinking a trace that fills a structure with runs of like puts (judge/shrink_runs.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from adapters.mutants import get_mutant
-from conformance.shrink import minimise
-from conformance.shrink_runs import cut_runs, rescaled, scaled
-from conformance.shrink_search import runner, signature
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
+from cfconform.adapters.mutants import get_mutant
+from cfconform.judge.shrink import minimise
+from cfconform.judge.shrink_runs import cut_runs, rescaled, scaled
+from cfconform.judge.shrink_search import runner, signature
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
 SELECTION_STOPS_EARLY = "M-CQS-007-b"  # selection stops below OVFLWMAX, not 20% below it
 IXC586I_AT_THRESHOLD = "M-CAPACITY-003-b"  # IXC586I when usage falls back to the threshold

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from adapters.wire.client import WireAdapter
-from conformance.runner import run_trace
-from reference_model.codec import config_from_record, op_from_record
+from cfconform.adapters.wire.client import WireAdapter
+from cfconform.judge.runner import run_trace
+from cfconform.reference_model.codec import config_from_record, op_from_record
 
 ROOT = Path(__file__).resolve().parents[2]
 IMPL = ROOT / "examples" / "third-reading" / "impl.py"

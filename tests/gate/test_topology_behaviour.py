@@ -11,12 +11,12 @@ from typing import Any
 
 import attrs
 
-from adapters.reference import ReferenceAdapter
-from conformance.runner import run_trace
-from reference_model import operations as o
-from reference_model.config import Config, QueueDef, StructureDef
-from reference_model.outcomes import Outcome
-from reference_model.topology import structure_name
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.judge.runner import run_trace
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model.outcomes import Outcome
+from cfconform.reference_model.topology import structure_name
 
 CONFIG = Config(qsg="QS", structures=(StructureDef("APP1"),), queues=(QueueDef("Q0", cfstruct="APP1"),))
 FULL_HOUSE = attrs.evolve(CONFIG, qmgrs=tuple(f"QM{i:02d}" for i in range(1, 33)))

@@ -3,9 +3,9 @@ an entry", so an MQ put adds an entry in use and a get outside syncpoint frees o
 
 from __future__ import annotations
 
-from conformance.relations import UsageRelations
-from reference_model.operations import Get, Put
-from reference_model.outcomes import Outcome
+from cfconform.judge.relations import UsageRelations
+from cfconform.reference_model.operations import Get, Put
+from cfconform.reference_model.outcomes import Outcome
 
 
 def _check(op: object, before: tuple[int, int, int, int], after: tuple[int, int, int, int], **out: object):

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-ALLOWED_THIRD_PARTY = frozenset({"attrs", "reference_model"})
+ALLOWED_THIRD_PARTY = frozenset({"attrs", "cfconform.reference_model"})
 #: Standard-library modules the model must not use: I/O, clocks, randomness, processes.
 FORBIDDEN_IN_MODEL = frozenset(
     {
@@ -39,14 +39,20 @@ def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
+def _top(module: str) -> str:
+    """The top-level name of an absolute import, ``cfconform.<package>`` for ours."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "cfconform" else parts[0]
+
+
 def _imports(path: Path) -> list[tuple[int, str]]:
-    """``(line, top-level module)`` of every absolute import in ``path``."""
+    """``(line, top-level module)`` of every absolute import in ``path`` (a package's own are relative)."""
     found = []
     for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name.split(".")[0]) for alias in node.names]
+            found += [(node.lineno, _top(alias.name)) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.lineno, node.module.split(".")[0]))
+            found.append((node.lineno, _top(node.module)))
     return found
 
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import attrs
 import pytest
 
-from adapters.protocol import FAMILIES as PROTOCOL_FAMILIES
-from reference_model import operations
-from reference_model.config import Accounting, Config, QueueDef, StructureDef
-from reference_model.model import Model
-from reference_model.outcomes import Outcome
-from reference_model.readings import AMBIGUITIES
-from reference_model.rules import FAMILIES, RULE_BY_ID, RULES, rule
-from reference_model.rules.catalogue import RULE_ID, STATUSES
+from cfconform.adapters.protocol import FAMILIES as PROTOCOL_FAMILIES
+from cfconform.reference_model import operations
+from cfconform.reference_model.config import Accounting, Config, QueueDef, StructureDef
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.outcomes import Outcome
+from cfconform.reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.rules import FAMILIES, RULE_BY_ID, RULES, rule
+from cfconform.reference_model.rules.catalogue import RULE_ID, STATUSES
 
 REPO = Path(__file__).resolve().parents[2]
 ID_IN_TEXT = re.compile(r"\b(?:CQS|OFFLOAD|CFLEVEL|CAPACITY|TOPOLOGY|SIZING|QDEPTH|RECOVERY|QUEUE)-\d{3}\b")

@@ -1,6 +1,6 @@
 """Every comparison the checker makes is decided by an IBM sentence (DEVELOPERS.md, principle 1).
 
-The checker finds divergences only through ``conformance.compare.diff(comparison, ...)``, and each
+The checker finds divergences only through ``cfconform.judge.compare.diff(comparison, ...)``, and each
 comparison names the rules whose quoted sentences decide the value compared.  These tests read the
 checker's source, so a new comparison that names no rule, or a rule with no quote, fails here.
 """
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.compare import _SECTIONS, COMPARISONS
-from reference_model.rules import RULE_BY_ID
+from cfconform.judge.compare import _SECTIONS, COMPARISONS
+from cfconform.reference_model.rules import RULE_BY_ID
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "conformance"
+JUDGE = Path(__file__).resolve().parents[2] / "judge"
 #: The modules that judge (the checker and what it calls); shrinking only replays them.
 JUDGING = ("checker.py", "compare.py", "relations.py", "runner.py", "blame.py")
 
@@ -23,7 +23,7 @@ JUDGING = ("checker.py", "compare.py", "relations.py", "runner.py", "blame.py")
 def _calls(name: str) -> list[tuple[str, ast.Call]]:
     found = []
     for module in JUDGING:
-        tree = ast.parse((CONFORMANCE / module).read_text(encoding="utf-8"))
+        tree = ast.parse((JUDGE / module).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
                 found.append((module, node))
@@ -37,7 +37,7 @@ def test_divergences_are_made_only_through_diff():
 
 
 def _diff_line() -> int:
-    tree = ast.parse((CONFORMANCE / "compare.py").read_text(encoding="utf-8"))
+    tree = ast.parse((JUDGE / "compare.py").read_text(encoding="utf-8"))
     fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "diff")
     return next(n.lineno for n in ast.walk(fn) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "FieldDiff")
 
@@ -89,5 +89,5 @@ def test_no_comparison_rests_on_an_implementation_defined_rule(comparison: str):
 
 def test_the_usage_figures_are_never_compared_with_the_models():
     """No comparison of the implementation's usage with the model's accounting remains."""
-    source = (CONFORMANCE / "compare.py").read_text(encoding="utf-8")
+    source = (JUDGE / "compare.py").read_text(encoding="utf-8")
     assert "USAGE_TOLERANCE" not in source and "SIZING-005" not in source

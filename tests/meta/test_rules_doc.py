@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance.cli import main
-from reference_model.readings import AMBIGUITIES
-from reference_model.rules import RULES
-from reports.rules_doc import REGENERATE, render_rules_json, render_rules_markdown, render_rules_table
+from cfconform.cli.main import main
+from cfconform.reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.rules import RULES
+from cfconform.reports.rules_doc import REGENERATE, render_rules_json, render_rules_markdown, render_rules_table
 
 RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
 

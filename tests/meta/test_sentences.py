@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from reference_model.readings import AMBIGUITIES
-from reference_model.rules import RULE_BY_ID, RULES
-from reference_model.rules.catalogue import SEED_TITLES
-from reference_model.rules.sentences import COVERAGES, KINDS, SENTENCES
-from reference_model.rules.splitter import normalise, sentence_key, split_sentences
-from reports.sentences_doc import COUNT_COLUMNS, REGENERATE, coverage_counts, render_sentences_markdown
+from cfconform.cli.main import main
+from cfconform.reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.rules import RULE_BY_ID, RULES
+from cfconform.reference_model.rules.catalogue import SEED_TITLES
+from cfconform.reference_model.rules.sentences import COVERAGES, KINDS, SENTENCES
+from cfconform.reference_model.rules.splitter import normalise, sentence_key, split_sentences
+from cfconform.reports.sentences_doc import COUNT_COLUMNS, REGENERATE, coverage_counts, render_sentences_markdown
 
 REPO = Path(__file__).resolve().parents[2]
 SENTENCES_MD = REPO / "docs" / "SENTENCES.md"

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from reference_model import Config, ConfigurationError, Model, QueueDef, StructureDef
-from reference_model.codec import config_from_record, op_from_record
-from reference_model.errors import UNKNOWN_FIELD
-from reference_model.operations import (
+from cfconform.reference_model import Config, ConfigurationError, Model, QueueDef, StructureDef
+from cfconform.reference_model.codec import config_from_record, op_from_record
+from cfconform.reference_model.errors import UNKNOWN_FIELD
+from cfconform.reference_model.operations import (
     AdvanceClock,
     AlterQueue,
     Backup,
@@ -31,8 +31,8 @@ from reference_model.operations import (
     SetxcfAlter,
     StopQmgr,
 )
-from reference_model.readings import AMBIGUITIES, readings_from_dict
-from reference_model.units import SIZE_100MB
+from cfconform.reference_model.readings import AMBIGUITIES, readings_from_dict
+from cfconform.reference_model.units import SIZE_100MB
 
 S = "structures[APP1]"
 Q = "queues[Q1]"

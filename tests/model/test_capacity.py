@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import pytest
 
-from reference_model.accounting import pool_totals
-from reference_model.config import Accounting, Config, QueueDef, StructureDef
-from reference_model.errors import ConfigurationError
-from reference_model.model import Model
-from reference_model.operations import Backout, Commit, Get, Put, SetxcfAlter
-from reference_model.outcomes import (
+from cfconform.reference_model.accounting import pool_totals
+from cfconform.reference_model.config import Accounting, Config, QueueDef, StructureDef
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import Backout, Commit, Get, Put, SetxcfAlter
+from cfconform.reference_model.outcomes import (
     CMD_INVALID,
     CMD_OUT_OF_RANGE,
     CQS_STRUCTURE_FULL,
     MQRC_STORAGE_MEDIUM_FULL,
 )
-from reference_model.readings import AMBIGUITIES, Readings
-from reference_model.sizing import factor_of_two_advice, recommend
-from reference_model.tables import CSQSYSAPPL_INITSIZE_KB, CSQSYSAPPL_SIZE_KB
-from reference_model.units import KB
+from cfconform.reference_model.readings import AMBIGUITIES, Readings
+from cfconform.reference_model.sizing import factor_of_two_advice, recommend
+from cfconform.reference_model.tables import CSQSYSAPPL_INITSIZE_KB, CSQSYSAPPL_SIZE_KB
+from cfconform.reference_model.units import KB
 
 TIDY = Accounting(overhead=1.0, fixed_kb=0)
 DEFAULTS = Readings()

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from reference_model import Config, ConfigurationError, Model, QueueDef, Readings, StructureDef
-from reference_model.operations import AlterStructure, Commit, Get, Put
-from reference_model.outcomes import CMD_NOT_ALLOWED, MQRC_MSG_TOO_BIG_FOR_Q
-from reference_model.readings import AMBIGUITIES
-from reference_model.units import KB, SIZE_100MB
+from cfconform.reference_model import Config, ConfigurationError, Model, QueueDef, Readings, StructureDef
+from cfconform.reference_model.operations import AlterStructure, Commit, Get, Put
+from cfconform.reference_model.outcomes import CMD_NOT_ALLOWED, MQRC_MSG_TOO_BIG_FOR_Q
+from cfconform.reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.units import KB, SIZE_100MB
 
 PERSISTENT_RC = AMBIGUITIES["persistent_low_cflevel_rc"].readings
 LARGE_RC = AMBIGUITIES["large_low_cflevel_rc"].readings

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from reference_model.accounting import pool_totals
-from reference_model.config import Accounting, Config, QueueDef, StructureDef
-from reference_model.errors import ConfigurationError
-from reference_model.model import Model, step
-from reference_model.operations import (
+from cfconform.reference_model.accounting import pool_totals
+from cfconform.reference_model.config import Accounting, Config, QueueDef, StructureDef
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.reference_model.model import Model, step
+from cfconform.reference_model.operations import (
     AdvanceClock,
     AlterOutcome,
     DefineStructure,
@@ -23,9 +23,9 @@ from reference_model.operations import (
     Put,
     SetOverflowExit,
 )
-from reference_model.outcomes import CMD_INVALID, CMD_NO_ALTER_PENDING, CQS_REJECTED_OVERFLOW
-from reference_model.readings import AMBIGUITIES, Readings
-from reference_model.validation import LGMSGSZ_MAX, round_lgmsgsz
+from cfconform.reference_model.outcomes import CMD_INVALID, CMD_NO_ALTER_PENDING, CQS_REJECTED_OVERFLOW
+from cfconform.reference_model.readings import AMBIGUITIES, Readings
+from cfconform.reference_model.validation import LGMSGSZ_MAX, round_lgmsgsz
 
 TIDY = Accounting(overhead=1.0, fixed_kb=0)
 DEFAULTS = Readings()

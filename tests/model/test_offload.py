@@ -10,12 +10,12 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from reference_model import Config, ConfigurationError, Model, QueueDef, Readings, StructureDef
-from reference_model.accounting import elements_for
-from reference_model.operations import AlterStructure, Put
-from reference_model.outcomes import CMD_INVALID
-from reference_model.readings import AMBIGUITIES
-from reference_model.units import KB, SIZE_100MB
+from cfconform.reference_model import Config, ConfigurationError, Model, QueueDef, Readings, StructureDef
+from cfconform.reference_model.accounting import elements_for
+from cfconform.reference_model.operations import AlterStructure, Put
+from cfconform.reference_model.outcomes import CMD_INVALID
+from cfconform.reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.units import KB, SIZE_100MB
 
 COMPARE = AMBIGUITIES["offload_compare"].readings
 BOUNDARY = AMBIGUITIES["forced_offload_boundary"].readings

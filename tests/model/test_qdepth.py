@@ -12,8 +12,8 @@ from collections.abc import Iterable
 
 import pytest
 
-from reference_model import Config, ConfigurationError, EventMessage, Model, QueueDef, Readings, StructureDef
-from reference_model.operations import (
+from cfconform.reference_model import Config, ConfigurationError, EventMessage, Model, QueueDef, Readings, StructureDef
+from cfconform.reference_model.operations import (
     AlterQueue,
     Backout,
     Commit,
@@ -24,8 +24,8 @@ from reference_model.operations import (
     StartQmgr,
     StopQmgr,
 )  # fmt: skip
-from reference_model.outcomes import CMD_INVALID, Outcome
-from reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
+from cfconform.reference_model.readings import AMBIGUITIES
 
 PERCENT = AMBIGUITIES["qdepth_percent"].readings
 QFULL_HI = AMBIGUITIES["qfull_hi_flag"].readings

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from reference_model import Config, Model, QueueDef
-from reference_model.operations import Backout, Commit, Get, Put, StartQmgr, StopQmgr
-from reference_model.outcomes import CMD_NOT_ACTIVE
+from cfconform.reference_model import Config, Model, QueueDef
+from cfconform.reference_model.operations import Backout, Commit, Get, Put, StartQmgr, StopQmgr
+from cfconform.reference_model.outcomes import CMD_NOT_ACTIVE
 
 QUEUES = {"shared": QueueDef("Q1", cfstruct="APP1"), "nonshared": QueueDef("Q1", qmgr="QM01")}
 

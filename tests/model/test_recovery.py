@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from reference_model import Config, Model, QueueDef, Readings, StructureDef
-from reference_model.model import Observed
-from reference_model.operations import (
+from cfconform.reference_model import Config, Model, QueueDef, Readings, StructureDef
+from cfconform.reference_model.model import Observed
+from cfconform.reference_model.operations import (
     Backup,
     Commit,
     FailStructure,
@@ -16,8 +16,8 @@ from reference_model.operations import (
     StartQmgr,
     StopQmgr,
 )  # fmt: skip
-from reference_model.outcomes import CMD_NO_BACKUP, CMD_NOT_ACTIVE, CMD_NOT_ALLOWED, CMD_NOT_FAILED, Outcome
-from reference_model.readings import AMBIGUITIES
+from cfconform.reference_model.outcomes import CMD_NO_BACKUP, CMD_NOT_ACTIVE, CMD_NOT_ALLOWED, CMD_NOT_FAILED, Outcome
+from cfconform.reference_model.readings import AMBIGUITIES
 
 PURGE_NONFAILED = AMBIGUITIES["recover_purge_nonfailed"].readings
 

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from reference_model.accounting import elements_for, pool_totals
-from reference_model.config import Accounting, Config, QueueDef, StructureDef
-from reference_model.errors import ConfigurationError
-from reference_model.model import Model
-from reference_model.operations import Put
-from reference_model.sizing import (
+from cfconform.reference_model.accounting import elements_for, pool_totals
+from cfconform.reference_model.config import Accounting, Config, QueueDef, StructureDef
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import Put
+from cfconform.reference_model.sizing import (
     SIZE_FACTOR,
     SIZING_ACCOUNTING,
     TABLE2_MIN_MESSAGES,
@@ -44,7 +44,7 @@ from reference_model.sizing import (
     worst_small_table2_error,
     worst_table2_error,
 )
-from reference_model.tables import (
+from cfconform.reference_model.tables import (
     ADMIN_MIN_KB_CFCC14,
     ADMIN_MIN_KB_V6,
     CSQSYSAPPL_INITSIZE_KB,
@@ -52,7 +52,7 @@ from reference_model.tables import (
     TABLE2_MB,
     TABLE2_SIZES,
 )
-from reference_model.units import GB, KB, MB, SIZE_63_75K
+from cfconform.reference_model.units import GB, KB, MB, SIZE_63_75K
 
 ACCT = SIZING_ACCOUNTING
 #: IBM's "1M messages" in the seed 002 arithmetic.
@@ -85,7 +85,7 @@ def _seed(prefix: str) -> str | None:
 
 
 def _cli(capsys, *argv: str) -> tuple[int, str]:
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     rc = main(["size", *argv])
     return rc, capsys.readouterr().out
@@ -528,7 +528,7 @@ def test_sizing_005_model_charges_offloaded_put_one_entry_two_elements():
 
 
 def test_sizing_004_cli_size_prints_offld3th_for_reserve(capsys):
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     argv = ["size", "--messages", "200000", "--avg-size", "1K", "--structure-size", "4G", "--reserve", str(ONE_M)]
     rc = main(argv)
@@ -537,7 +537,7 @@ def test_sizing_004_cli_size_prints_offld3th_for_reserve(capsys):
 
 
 def test_sizing_004_cli_size_json(capsys):
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     argv = [
         "size",
@@ -597,7 +597,7 @@ def test_sizing_004_cli_size_json(capsys):
     ],
 )
 def test_sizing_001_cli_size_bad_input_exits_2(argv, capsys):
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     rc = main(["size", *argv])
     err = capsys.readouterr().err

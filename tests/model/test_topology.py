@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from reference_model import Config, ConfigurationError, Model, QueueDef, StructureDef
-from reference_model.operations import DefineQueue, DefineStructure, Get, Put
-from reference_model.outcomes import CMD_INVALID
-from reference_model.tables import ADMIN_MIN_KB_CFCC14, ADMIN_MIN_KB_V6, admin_min_kb
-from reference_model.topology import (
+from cfconform.reference_model import Config, ConfigurationError, Model, QueueDef, StructureDef
+from cfconform.reference_model.operations import DefineQueue, DefineStructure, Get, Put
+from cfconform.reference_model.outcomes import CMD_INVALID
+from cfconform.reference_model.tables import ADMIN_MIN_KB_CFCC14, ADMIN_MIN_KB_V6, admin_min_kb
+from cfconform.reference_model.topology import (
     admin_check,
     admin_entries_needed,
     csqsysappl_messages,
@@ -53,7 +53,7 @@ def test_topology_001_no_queue_on_csq_admin() -> None:
 
 
 def test_topology_001_csq_admin_refused_in_a_define_record() -> None:
-    from reference_model.codec import op_from_record
+    from cfconform.reference_model.codec import op_from_record
 
     model = Model(Config())
     out = model.step(op_from_record({"op": "define_structure", "structure": {"name": "CSQ_ADMIN"}}))
@@ -433,19 +433,19 @@ def test_topology_013_unknown_queue_is_bad_input() -> None:
 
 @pytest.mark.parametrize(("level", "table"), [(9, "v6"), (13, "v6"), (14, "cfcc14"), (25, "cfcc14")])
 def test_topology_014_the_cfcc_level_picks_the_table_1_edition(level: int, table: str) -> None:
-    from reference_model.sizing import admin_table_for
+    from cfconform.reference_model.sizing import admin_table_for
 
     assert table == admin_table_for(level)
 
 
 def test_topology_014_a_cfcc_level_below_9_is_refused() -> None:
-    from reference_model.sizing import admin_table_for
+    from cfconform.reference_model.sizing import admin_table_for
 
     assert ("cfcc_level", 8, "TOPOLOGY-014") == _error(lambda: admin_table_for(8))
 
 
 def test_topology_014_size_refuses_cfcc_level_8_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     code = main(["size", "--admin", "--qmgrs", "4", "--cfcc-level", "8"])
     err = capsys.readouterr().err
@@ -453,7 +453,7 @@ def test_topology_014_size_refuses_cfcc_level_8_in_one_line(capsys: pytest.Captu
 
 
 def test_topology_014_size_at_cfcc_level_9_uses_the_v6_edition(capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.cli import main
+    from cfconform.cli.main import main
 
     assert 0 == main(["size", "--admin", "--qmgrs", "4", "--cfcc-level", "9", "--format", "json"])
     import json

@@ -5,7 +5,7 @@
 installed PySpark (``sbin/start-connect-server.sh``, ``local[2,4]`` inside, a free port) and
 stopped at the end (``sbin/stop-connect-server.sh``, then by its process ID).  The two
 sessions live side by side: the code under test picks each session's own column functions
-(:func:`spark_fuzz.session.sql_api`).
+(:func:`cfconform.spark_fuzz.session.sql_api`).
 
 Spark tests are marked ``spark`` and ``xdist_group("spark")``: with ``pytest -n 2
 --dist loadgroup`` they all run in one xdist worker and share these JVMs.  Under plain
@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from spark_fuzz.testing import KILL_DIR_ENV
+from cfconform.spark_fuzz.testing import KILL_DIR_ENV
 
 KINDS = ("local", "connect")
 
@@ -68,14 +68,15 @@ def answers(port: int) -> bool:
 
 @pytest.fixture(scope="session")
 def kill_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Per kind, where :class:`spark_fuzz.testing.KillOnce` leaves its marker (only Spark's Python workers see it)."""
+    """Per kind, where :class:`cfconform.spark_fuzz.testing.KillOnce` leaves its marker (only Spark's Python workers
+    see it)."""
     return {kind: tmp_path_factory.mktemp(f"kill-once-{kind}") for kind in KINDS}
 
 
 @pytest.fixture(scope="session")
 def spark(kill_dirs) -> Iterator[Any]:
     """The classic ``local[2,4]`` session."""
-    from spark_fuzz.session import build_session
+    from cfconform.spark_fuzz.session import build_session
 
     _require_java()
     conf = {f"spark.executorEnv.{KILL_DIR_ENV}": str(kill_dirs["local"]), "spark.sql.shuffle.partitions": "4",
@@ -152,7 +153,7 @@ def connect_server(kill_dirs, tmp_path_factory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def connect_spark(connect_server) -> Iterator[Any]:
     """A Spark Connect client session of :func:`connect_server`."""
-    from spark_fuzz.session import connect_session
+    from cfconform.spark_fuzz.session import connect_session
 
     session = connect_session(connect_server, {"spark.sql.shuffle.partitions": "4"})
     yield session

@@ -22,17 +22,18 @@ from typing import Any
 
 import pytest
 
-from adapters.registry import load_adapter
-from conformance.cli import main as cfconform
-from conformance.reproducer import load_transcript, replay
-from spark_fuzz.blocks import CampaignSpec, plan_blocks
-from spark_fuzz.job import CampaignMismatch, diff_campaigns, run_campaign
-from spark_fuzz.shard import run_block
+from cfconform.adapters.registry import load_adapter
+from cfconform.cli.main import main as cfconform
+from cfconform.conformance.reproducer import load_transcript, replay
+from cfconform.spark_fuzz.blocks import CampaignSpec, plan_blocks
+from cfconform.spark_fuzz.job import CampaignMismatch, diff_campaigns, run_campaign
+from cfconform.spark_fuzz.shard import run_block
 from tests.spark.conftest import KINDS
 
 pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("spark")]
 
-MUTANT = "mutant:M-CFLEVEL-008-a"  # diverges in 33 of these 240 mq traces; spark_fuzz.testing.MUTANT must name it too
+# diverges in 33 of these 240 mq traces; cfconform.spark_fuzz.testing.MUTANT must name it too
+MUTANT = "mutant:M-CFLEVEL-008-a"
 OTHER_MUTANT = "mutant:M-CFLEVEL-002-a"  # fails on some of the same seeds (9 of 240), differently
 TRACES, STEPS, BLOCK = 240, 10, 60
 FAILURE = ("trace", "seed", "profile", "kind", "step", "rules", "field", "expected", "observed", "op", "signature",
@@ -56,7 +57,7 @@ def campaign(spark, spec: CampaignSpec, out: Path | str, **kw) -> dict:
 def fuzz_argv(spec: CampaignSpec, out: Path, *extra: str) -> list[str]:
     """A ``cfconform fuzz`` command line (in a fresh Python process) for ``spec``."""
     profile = "both" if len(spec.profiles) > 1 else spec.profiles[0]
-    return [sys.executable, "-m", "conformance.cli", "fuzz", "--adapter", spec.adapter, "--traces", str(spec.traces),
+    return [sys.executable, "-m", "cfconform.cli", "fuzz", "--adapter", spec.adapter, "--traces", str(spec.traces),
             "--steps", str(spec.steps), "--seed", str(spec.seed), "--profile", profile, "--block-size",
             str(spec.block_size), "--out", str(out), "--progress-seconds", "0", *extra]  # fmt: skip
 
@@ -202,7 +203,7 @@ def test_other_arguments_for_an_existing_campaign_are_refused(session, remote, t
 def test_a_killed_python_worker_is_retried_with_identical_results(session, kind, tmp_path, kill_dirs, runs, table):
     _, clean, _ = runs["mutant"]
     kill_dir = kill_dirs[kind]
-    killed = spec_for("spark_fuzz.testing:kill_once_mutant")
+    killed = spec_for("cfconform.spark_fuzz.testing:kill_once_mutant")
     summary = campaign(session, killed, f"file://{tmp_path}/killed")  # a file: URI will do for --out
     assert str(tmp_path / "killed") == summary["out"]
     assert (kill_dir / "killed").exists(), "the worker should have been killed once"

@@ -6,4 +6,4 @@ import sys
 
 with open(os.environ["FAKE_PID_FILE"], "a") as out:
     out.write(f"{os.getpid()}\n")
-os.execv(sys.executable, [sys.executable, "-m", "conformance.cli", "serve-reference", *sys.argv[1:]])
+os.execv(sys.executable, [sys.executable, "-m", "cfconform.cli", "serve-reference", *sys.argv[1:]])

@@ -1,0 +1,5 @@
+"""``python -m cfconform.cli``: the ``cfconform`` command line."""
+
+from .main import main
+
+raise SystemExit(main())

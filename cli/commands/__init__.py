@@ -1,0 +1,1 @@
+"""One module per ``cfconform`` subcommand (see :mod:`cfconform.cli.main`)."""

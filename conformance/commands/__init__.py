@@ -1,1 +1,0 @@
-"""One module per ``cfconform`` subcommand (see :mod:`conformance.cli`)."""
