@@ -1,4 +1,4 @@
-"""The pytest plugin (conformance/pytest_plugin.py): one item per rule, under plain pytest and pytest-xdist.
+"""The pytest plugin (conformance/pytest_plugin.py, conformance/pytest_gate.py): one item per rule, under plain pytest and pytest-xdist.
 
 Each test runs pytest in a subprocess (pytester) in a temporary directory holding a small faulty
 implementation module.
@@ -45,6 +45,23 @@ def test_without_an_adapter_the_plugin_collects_nothing(tester):
     result.assert_outcomes(passed=1)
     result.stdout.no_fnmatch_line("*cfconform::*")
     result.stdout.no_fnmatch_line("cfconform: adapter*")
+
+
+def test_without_an_adapter_the_plugin_registers_only_its_options(tester):
+    """Inert until --cf-adapter (issue 25): of cfconform only the plugin module is imported, no marker."""
+    tester.makepyfile(
+        test_modules=(
+            "import sys\n\n\ndef test_only_the_plugin_is_imported():\n"
+            "    ours = sorted(m for m in sys.modules if m.startswith('cfconform'))\n"
+            "    assert ['cfconform', 'cfconform.conformance', 'cfconform.conformance.pytest_plugin'] == ours\n"
+        )
+    )
+    result = tester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    markers = tester.runpytest_subprocess("--markers", "-p", "no:cacheprovider")
+    markers.stdout.no_fnmatch_line("*mark.cfconform*")
+    options = tester.runpytest_subprocess("--help", "-p", "no:cacheprovider")
+    options.stdout.fnmatch_lines(["*--cf-adapter=SPEC*"])
 
 
 def test_one_item_per_rule_and_one_per_profile(tester):
