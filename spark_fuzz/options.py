@@ -143,6 +143,18 @@ def spec_from_args(args: argparse.Namespace) -> CampaignSpec:
     ).validate()  # fmt: skip
 
 
+#: What a campaign needs (the ``spark`` extra; the core install has none of them): module -> package.
+SPARK_MODULES = {"pyspark": "pyspark", "pyarrow": "pyarrow", "pandas": "pandas"}
+
+
+def missing_spark(command: str) -> str | None:
+    """The one line a Spark command prints (exit 2) when the ``spark`` extra is not installed, else None."""
+    missing = [package for module, package in SPARK_MODULES.items() if _missing(module)]
+    if not missing:
+        return None
+    return f"cfconform {command}: needs the spark extra (missing {', '.join(missing)}): pip install 'cfconform[spark]'"
+
+
 #: What a Spark Connect client needs beyond pyspark (the ``connect`` extra): module -> package.
 CONNECT_MODULES = {"grpc": "grpcio", "grpc_status": "grpcio-status", "google.rpc": "googleapis-common-protos",
                    "zstandard": "zstandard"}  # fmt: skip

@@ -15,6 +15,7 @@ missing.  Progress on stderr from the first 2 s to the end (``-q``: none).
 from __future__ import annotations
 
 import argparse
+import sys
 
 NAME = "diff"
 HELP = "compare two fuzz campaigns: new, fixed and changed failures (Spark join on seed and profile)"
@@ -27,6 +28,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cfconform.spark_fuzz.options import missing_spark
+
+    problem = missing_spark(NAME)
+    if problem is not None:  # a core install (no `cfconform[spark]`): one line, exit 2
+        print(problem, file=sys.stderr)
+        return 2
     from cfconform.spark_fuzz.job import diff_main
 
     return diff_main(args)

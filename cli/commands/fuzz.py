@@ -27,6 +27,7 @@ line per Spark job and Spark's own log).
 from __future__ import annotations
 
 import argparse
+import sys
 
 NAME = "fuzz"
 HELP = "run a seeded fuzz campaign on Spark: Parquet results, minimised reproducers, report"
@@ -39,6 +40,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cfconform.spark_fuzz.options import missing_spark
+
+    problem = missing_spark(NAME)
+    if problem is not None:  # a core install (no `cfconform[spark]`): one line, exit 2
+        print(problem, file=sys.stderr)
+        return 2
     from cfconform.spark_fuzz.job import fuzz_main
 
     return fuzz_main(args)
