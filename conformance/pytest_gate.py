@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 from cfconform.judge.results import GateResult, RuleVerdict, matches
-
-from .pytest_plugin import PROFILE_NAMES
+from cfconform.reference_model.config import PROFILES as PROFILE_NAMES
 
 _GATES = pytest.StashKey[dict[str, GateResult]]()
 _SETTINGS = pytest.StashKey[dict[str, Any]]()

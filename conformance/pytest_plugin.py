@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import pytest
 
+#: The profiles (``cfconform.reference_model.config.PROFILES``; a test keeps them equal): not imported, so
+#: that pytest without ``--cf-adapter`` imports nothing of cfconform but this module.
 PROFILE_NAMES = ("mq", "cqs")
 
 

@@ -1,4 +1,5 @@
-"""The pytest plugin (conformance/pytest_plugin.py, conformance/pytest_gate.py): one item per rule, under plain pytest and pytest-xdist.
+"""The pytest plugin (conformance/pytest_plugin.py, conformance/pytest_gate.py): one item per rule, under plain
+pytest and pytest-xdist.
 
 Each test runs pytest in a subprocess (pytester) in a temporary directory holding a small faulty
 implementation module.
@@ -62,6 +63,13 @@ def test_without_an_adapter_the_plugin_registers_only_its_options(tester):
     markers.stdout.no_fnmatch_line("*mark.cfconform*")
     options = tester.runpytest_subprocess("--help", "-p", "no:cacheprovider")
     options.stdout.fnmatch_lines(["*--cf-adapter=SPEC*"])
+
+
+def test_the_plugin_offers_the_profiles_of_the_model():
+    from cfconform.conformance.pytest_plugin import PROFILE_NAMES
+    from cfconform.reference_model.config import PROFILES
+
+    assert PROFILES == PROFILE_NAMES
 
 
 def test_one_item_per_rule_and_one_per_profile(tester):
