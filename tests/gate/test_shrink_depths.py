@@ -1,5 +1,5 @@
 """A queue at MAXDEPTH 0 with its event switches set as a longer trace left them
-(conformance/shrink_depths.full_at_once): Queue Full at the first put (QDEPTH-003..006)."""
+(judge/shrink_depths.full_at_once): Queue Full at the first put (QDEPTH-003..006)."""
 
 from __future__ import annotations
 
