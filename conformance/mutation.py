@@ -14,7 +14,7 @@ import attrs
 
 from cfconform.properties.run import run_machine
 
-log = logging.getLogger("conformance.mutation")  # the name -v shows (ns-rewrite: keep)
+log = logging.getLogger("conformance.mutation")  # the name -v shows, kept from before the cfconform namespace
 
 
 @attrs.frozen

@@ -59,7 +59,7 @@ class MachineRun:
     masked: dict[str, int] = attrs.field(factory=dict)
 
 
-log = logging.getLogger("properties.run")  # the name -v shows (ns-rewrite: keep)
+log = logging.getLogger("properties.run")  # the name -v shows, kept from before the cfconform namespace
 
 #: Fresh generation runs after Hypothesis finds generation inconsistent (see :func:`_generate`).
 FLAKY_RESTARTS = 5

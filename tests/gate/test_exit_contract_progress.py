@@ -68,5 +68,5 @@ def test_quiet_and_verbose_mutants():
     code, quiet, _ = timed_stderr("-q", *args)
     assert (code, quiet) == (0, [])
     code, verbose, _ = timed_stderr("-v", *args)
-    per_mutant = [text for _, text in verbose if "conformance.mutation: mutants " in text]  # ns-rewrite: keep
+    per_mutant = [text for _, text in verbose if "conformance.mutation: mutants " in text]  # the logger keeps its name
     assert (code, len(per_mutant)) == (0, 2), verbose
