@@ -15,8 +15,13 @@ def init(msg):
 def open_(msg):
     unknown = [k for k in (msg.get("config") or {}).get("readings", {}) if k in NEWER]
     if unknown:
-        return {"type": "error", "in_reply_to": msg["msg_id"], "code": 13, "definite": True,
-                "text": f"config readings.{unknown[0]} is not a known ambiguity"}
+        return {
+            "type": "error",
+            "in_reply_to": msg["msg_id"],
+            "code": 13,
+            "definite": True,
+            "text": f"config readings.{unknown[0]} is not a known ambiguity",
+        }
     return fakebase.open_(msg)
 
 
