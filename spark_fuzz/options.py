@@ -11,6 +11,7 @@ import importlib.util
 import os
 import re
 import shlex
+from typing import NoReturn
 from urllib.parse import urlsplit
 
 from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
@@ -153,6 +154,20 @@ def missing_spark(command: str) -> str | None:
     if not missing:
         return None
     return f"cfconform {command}: needs the spark extra (missing {', '.join(missing)}): pip install 'cfconform[spark]'"
+
+
+def extra_first(parser: argparse.ArgumentParser, command: str) -> None:
+    """Without the ``spark`` extra, a usage error of ``command`` (``cfconform fuzz`` with no arguments)
+    is reported as the missing extra's one line, exit 2: no argument would make it run."""
+    usage_error = parser.error
+
+    def error(message: str) -> NoReturn:
+        problem = missing_spark(command)
+        if problem is not None:
+            parser.exit(2, problem + "\n")
+        usage_error(message)
+
+    parser.error = error  # type: ignore[method-assign]
 
 
 #: What a Spark Connect client needs beyond pyspark (the ``connect`` extra): module -> package.

@@ -22,9 +22,10 @@ HELP = "compare two fuzz campaigns: new, fixed and changed failures (Spark join 
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from cfconform.spark_fuzz.options import configure_diff
+    from cfconform.spark_fuzz.options import configure_diff, extra_first
 
     configure_diff(parser)
+    extra_first(parser, NAME)  # a core install: even `cfconform diff` alone names the extra
 
 
 def run(args: argparse.Namespace) -> int:

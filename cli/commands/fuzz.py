@@ -34,9 +34,10 @@ HELP = "run a seeded fuzz campaign on Spark: Parquet results, minimised reproduc
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from cfconform.spark_fuzz.options import configure_fuzz
+    from cfconform.spark_fuzz.options import configure_fuzz, extra_first
 
     configure_fuzz(parser)
+    extra_first(parser, NAME)  # a core install: even `cfconform fuzz` alone names the extra
 
 
 def run(args: argparse.Namespace) -> int:

@@ -134,6 +134,24 @@ def test_a_spark_command_without_the_spark_extra_exits_2_naming_it(monkeypatch, 
     assert [] == sorted(tmp_path.iterdir())  # nothing written, no Spark started
 
 
+@pytest.mark.parametrize("argv", [["fuzz"], ["diff"], ["fuzz", "--adapter", "reference"]])
+def test_a_spark_command_without_the_extra_names_it_before_any_usage_error(monkeypatch, capsys, argv):
+    monkeypatch.setitem(sys.modules, "pyspark", None)
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert 2 == exited.value.code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [f"cfconform {argv[0]}: needs the spark extra (missing pyspark): pip install 'cfconform[spark]'"] == err
+
+
+def test_with_the_extra_a_spark_command_s_usage_error_is_argparse_s(capsys):
+    pytest.importorskip("pyspark")
+    with pytest.raises(SystemExit) as exited:
+        main(["fuzz"])
+    assert 2 == exited.value.code
+    assert "the following arguments are required" in capsys.readouterr().err
+
+
 def test_the_core_needs_no_spark_pandas_or_pyarrow(tmp_path):
     """Every module of the core imports, and `run` and `size` work, with pyspark, pyarrow and pandas unimportable."""
     core = []
