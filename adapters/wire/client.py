@@ -52,7 +52,7 @@ from cfconform.reference_model.outcomes import Outcome
 
 from ..protocol import PROTOCOL_VERSION, AdapterError, Capabilities, NotSupported
 from . import messages as m
-from . import schemas
+from . import schemas, strays
 
 log = logging.getLogger("cfconform.wire.client")
 
@@ -180,7 +180,9 @@ def _reap(proc: subprocess.Popen, grace: float) -> None:
     """Stop ``proc`` and its process group for good; safe to call on a dead process.
 
     The group outlives its leader when the implementation started children it never waited
-    for: whatever is left of it is killed once the leader is gone, so no orphan survives."""
+    for: whatever is left of it is killed once the leader is gone, so no orphan survives,
+    nor a descendant that left the group with ``setsid()`` while the leader ran (:mod:`strays`)."""
+    left = strays.descendants(proc.pid) if proc.returncode is None else []
     try:
         if proc.returncode is not None:
             return
@@ -202,6 +204,7 @@ def _reap(proc: subprocess.Popen, grace: float) -> None:
         proc.wait()  # pragma: no cover - SIGKILL cannot be refused
     finally:
         _end_group(proc.pid)
+        strays.end(left)
 
 
 def _end_group(pgid: int) -> None:
@@ -302,6 +305,7 @@ class WireConnection:
             shell=False,
         )
         self._finalizer = weakref.finalize(self, _reap, self.process, grace)
+        self._noted: list[strays.Stray] = []
         self._stdout_fd = self.process.stdout.fileno()  # type: ignore[union-attr]
         self._stdin_fd = self.process.stdin.fileno()  # type: ignore[union-attr]
         flags = fcntl.fcntl(self._stdin_fd, fcntl.F_GETFL)
@@ -325,16 +329,26 @@ class WireConnection:
         """Stop the process at once (SIGKILL to its group) and reap it."""
         proc = self.process
         if proc.returncode is None:
+            left = strays.descendants(proc.pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+            strays.end(left)
         self._release()
 
     def stop(self, grace: float | None = None) -> int | None:
         """Close its stdin, wait up to ``grace`` s for it to exit, then terminate/kill; reap it."""
         _reap(self.process, self.grace if grace is None else grace)
+        strays.end(self._noted)
         self._release()
         return self.process.returncode
+
+    def note_descendants(self) -> None:
+        """Note the processes below the implementation now, to end with it (see :mod:`strays`):
+        called before asking it to exit, since a descendant that left its group can only be
+        found while the implementation still runs."""
+        if self.alive:
+            self._noted = strays.descendants(self.process.pid)
 
     def wait_exit(self, timeout: float) -> int | None:
         """The exit code if the process exits within ``timeout`` s, else ``None`` (left running)."""
@@ -343,6 +357,7 @@ class WireConnection:
         except subprocess.TimeoutExpired:
             return None
         _end_group(self.process.pid)  # the leader is gone: so is any child it left behind
+        strays.end(self._noted)
         return code
 
     def _release(self) -> None:
@@ -893,6 +908,7 @@ class WireAdapter:
         conn, self.conn, self._opened = self.conn, None, False
         if conn is None:
             return
+        conn.note_descendants()
         if conn.alive and self.broken is None:
             msg_id = conn.next_msg_id()
             try:

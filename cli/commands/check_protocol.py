@@ -243,6 +243,7 @@ class Checker:
         return f"definite error {reply['code']} in_reply_to {msg_id}: {reply.get('text')!r:.100}"
 
     def _close(self) -> str:
+        self.conn.note_descendants()  # those that left its group are ended with it (issue 24)
         msg_id = self.conn.next_msg_id()
         reply = self.conn.request({"type": "close", "msg_id": msg_id}, self.timeout)
         if reply["type"] != "close_ok":

@@ -47,7 +47,7 @@ def test_only_the_wire_client_manages_processes():
     bad = []
     for path in adapter_files():
         rel = str(path.relative_to(REPO))
-        if rel == "adapters/wire/client.py":
+        if rel in ("adapters/wire/client.py", "adapters/wire/strays.py"):  # processes, and those left behind
             continue
         bad += [f"{rel}:{line}: {mod}" for line, mod in imports(path) if mod in PROCESS_MODULES]
     assert [] == bad

@@ -48,8 +48,9 @@ def test_an_init_reply_nested_too_deep_is_exit_3_in_one_line(command: str):
     assert "nested too deeply" in said, said
 
 
+@pytest.mark.parametrize("detach", ["", "1"], ids=["in-group", "setsid"])
 @pytest.mark.parametrize("command", ["check-protocol", "run"])
-def test_no_grandchild_of_the_implementation_outlives_the_run(command: str, tmp_path: Path):
+def test_no_grandchild_of_the_implementation_outlives_the_run(command: str, detach: str, tmp_path: Path):
     pid_file = tmp_path / "grandchild.pid"
     extra = [*FAST, "--out", str(tmp_path / "report")] if command == "run" else []
     done = _cli(
@@ -58,7 +59,7 @@ def test_no_grandchild_of_the_implementation_outlives_the_run(command: str, tmp_
         "--adapter",
         f"wire:{sys.executable} {FAKES / 'fake_grandchild.py'}",
         *extra,
-        env={"FAKE_PID_FILE": str(pid_file)},
+        env={"FAKE_PID_FILE": str(pid_file), "FAKE_DETACH": detach},
     )
     assert "Traceback" not in done.stderr and done.returncode != 2, done.stderr
     pid = int(pid_file.read_text())
