@@ -204,6 +204,10 @@ def _threshold_reached(model: GroupState, s: Structure, parts: int = 1) -> bool:
         # a CQSPUT whose alter completed inside it reports usage after the alter: the threshold was
         # met by what it put into the structure as it was before
         after = (after[0], before[1], after[2], before[3])
+    elif model.hint is not None and after is not None and s.defn.ovflwstr is not None and _selects(model, name):
+        # usage before the put unknown (the last report was the overflow structure's): figures taken
+        # after queues moved within it cannot deny the threshold its own selection shows reached
+        return True
     reached = model.reached(after, s.defn.effective_ovflwmax, _metric(model), True)
     if reached is None:
         hint = model.hint
@@ -213,6 +217,12 @@ def _threshold_reached(model: GroupState, s: Structure, parts: int = 1) -> bool:
         again = s.overflow_mode and any(sig.startswith(f"OVERFLOW_QUEUE {name} ") for sig in hint.outcome.signals)
         return hint.says(f"ALTER {name}") or hint.says(f"OVERFLOW_ON {name}") or again
     return reached
+
+
+def _selects(model: GroupState, name: str) -> bool:
+    """Whether the implementation's outcome shows queues of structure ``name`` selected (CQS-006)."""
+    hint = model.hint
+    return hint is not None and any(sig.startswith(f"OVERFLOW_QUEUE {name} ") for sig in hint.outcome.signals)
 
 
 def _moved_within(model: GroupState, s: Structure, parts: int) -> bool:
