@@ -152,8 +152,8 @@ def _reselect_due(model: GroupState, s: Structure, parts: int) -> bool:
 def _reselect(model: GroupState, s: Structure) -> list[str]:
     """Another selection round over the queues not yet in overflow mode (CQS-006/007/009/010): the
     implementation's, when each queue it names is an unvetoed candidate holding data, the first pick
-    among them, and (without OVFLWSTR) no candidate certainly larger than one chosen is passed over;
-    else the model's own.  Approved queues move with OVFLWSTR (CQS-011)."""
+    among them (or, without OVFLWSTR, none: see below), and (without OVFLWSTR) no candidate certainly
+    larger than one chosen is passed over; else the model's own.  Approved queues move with OVFLWSTR (CQS-011)."""
     name, vetoes = s.defn.name, frozenset(model.overflow_exit or ())
     mine = {
         q.defn.name: q
@@ -170,7 +170,10 @@ def _reselect(model: GroupState, s: Structure) -> list[str]:
             passed = [q for n, q in mine.items() if n not in reported and n not in vetoes]
             sound = not any(_surely_larger(model, b, mine[a]) for a in reported for b in passed)
         first = _first_pick(candidates)
-        sound = sound and (first is None or first in reported or not _surely_fits(s, candidates[first]))
+        # without OVFLWSTR the data of queues selected earlier stays: whether "enough queues have
+        # been selected" counts them as gone is not stated, so a round may select none at all
+        done = s.defn.ovflwstr is None and not reported
+        sound = sound and (done or first is None or first in reported or not _surely_fits(s, candidates[first]))
         chosen = reported if sound else None
     if chosen is None:
         hint, model.hint = model.hint, None
