@@ -9,6 +9,7 @@ After an intended change to a renderer, regenerate them and check the diff by ey
 from __future__ import annotations
 
 import copy
+import html
 import json
 import os
 import re
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 from cfconform.judge.results import from_record
+from cfconform.reference_model.rules import rule
 from cfconform.reports.gate_html import render_html
 from cfconform.reports.gate_report import render_junit, render_markdown
 from cfconform.reports.plot import render_usage_svg
@@ -155,3 +157,18 @@ def test_usage_plot_clamps_values_to_the_0_to_100_axis():
     points = ET.fromstring(svg).find("{http://www.w3.org/2000/svg}polyline").get("points")
     ys = [float(p.split(",")[1]) for p in points.split()]
     assert min(ys) >= 0 and max(ys) <= 260
+
+
+def test_every_rule_row_of_the_html_matrix_cites_its_quote_and_ibm_document(record):
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr><td>([A-Z]+-\d{3})</td>.*?</tr>", render_html(record))}
+    assert sorted(rows) == sorted(r["rule"] for r in record["rules"])
+    for rule_id, row in rows.items():
+        citation = rule(rule_id).citation
+        text = html.unescape(row)
+        assert f"“{citation.quote}”" in text and f"({citation.document})" in text, rule_id
+
+
+@pytest.mark.parametrize("name", sorted(RENDERERS))
+def test_no_renderer_names_an_internal_source_file(record, name):
+    text = RENDERERS[name](record)
+    assert not re.search(r"\d{3}_[0-9a-f]{16}|\.txt\b|seeds/", text), name
