@@ -193,6 +193,7 @@ class _Candidate:
     def step(self, op: Any, observed: Outcome, hint: Observed, caps: Capabilities) -> tuple[Outcome, FieldDiff | None]:
         if isinstance(op, Inspect):
             _adopt_selections(self.model, observed)
+            _adopt_contractions(self.model, observed)
         expected = self.model.step(op, None, hint)
         names = KNOWN_SIGNALS if hint.cqs_signals else CAPACITY_SIGNALS
         detector = getattr(op, "qmgr", None) if isinstance(op, Put | Get) else None
@@ -219,6 +220,18 @@ def _adopt_sizes(model: Model, observed: Outcome) -> None:
         size = (seen or {}).get(name, {}).get("size_kb") if not s.size_known else None
         if isinstance(size, int) and 1 <= size <= s.defn.size_kb:
             s.size_kb, s.size_known = size, True
+
+
+def _adopt_contractions(model: Model, observed: Outcome) -> None:
+    """CAPACITY-004: after an accepted SETXCF ALTER contraction the size may be anything from its
+    target to the size before it (it may stop short: storage in use); the ``inspect`` shows which.
+    Outside that range the nearer end is expected, so the comparison that follows names it."""
+    seen = observed.value.get("structures") if isinstance(observed.value, Mapping) else None
+    for name, s in model.structures.items():
+        size = (seen or {}).get(name, {}).get("size_kb") if s.size_range is not None else None
+        if isinstance(size, int) and s.size_range is not None:
+            low, high = s.size_range
+            s.size_kb, s.size_known, s.size_range = min(max(size, low), high), True, None
 
 
 def _optional_judged(op: Any, observed: Outcome) -> tuple[str, ...]:

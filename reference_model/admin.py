@@ -178,7 +178,8 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
     """SETXCF START,ALTER (CAPACITY-004..006): above SIZE invalid; growing within INITSIZE..SIZE valid;
     exactly SIZE, below INITSIZE and no larger than now by reading (seed 001 says "less than the value
     of SIZE ... but greater than the current coupling facility size"); shrinking below what is in
-    use fails, on the model's accounting or, in checker mode, the implementation's."""
+    use fails, on the model's accounting or, in checker mode, the implementation's, and an accepted
+    contraction may stop short of its target (the size is then the implementation's)."""
     s = model.structure(op.cfstruct)
     d, r = s.defn, model.readings
     new = op.size_kb
@@ -219,7 +220,11 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
     entries, elements = pool_totals(new, d.ratio, model.acct)
     if new < s.size_kb and s.size_known and _below_use(model, s, entries, elements):
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
-    s.size_kb, s.size_known = new, True
+    # a contraction may stop short of ``new`` (storage in use): no sentence says it reaches it, so in
+    # checker mode the size is the implementation's, taken from its next inspect (CAPACITY-004)
+    contracted = new < s.size_kb and model.hint is not None
+    s.size_range = (new, s.size_kb) if contracted else None
+    s.size_kb, s.size_known = new, not contracted
     s.pools.entries_total, s.pools.elements_total = entries, elements
     signals = model.full_signals(s)
     if model.config.profile == "cqs":

@@ -258,7 +258,7 @@ def _alter_now(model: GroupState, s: Structure) -> Outcome:
         return alter_outcome(model, _Answer(s.defn.name, False, None))
     out = _altered(model, s, None)
     if hint is not None:
-        s.size_known = False  # grown by the implementation to a size of its choosing
+        s.size_known, s.size_range = False, None  # grown by the implementation to a size of its choosing
     return out
 
 

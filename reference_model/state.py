@@ -100,6 +100,7 @@ class Structure:
         "selection_shown",
         "size_kb",
         "size_known",
+        "size_range",
         "staging_depth",
     )
 
@@ -108,6 +109,8 @@ class Structure:
         self.size_kb = defn.effective_initsize_kb
         #: False after a change of size the implementation chose (a CQS alter completed inside a put).
         self.size_known = True
+        #: While the size is unknown: the sizes it may be (None: any from 1 to SIZE).
+        self.size_range: tuple[int, int] | None = None
         #: CQS: the candidates (name -> lengths, longest first) of a selection the implementation has
         #: not shown yet (it reports no CQS signals); None once shown.
         self.selection_open: dict[str, list[int]] | None = None
