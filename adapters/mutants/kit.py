@@ -115,6 +115,16 @@ def mutant(
     )
 
 
+def family(name: str, *rows: tuple[Any, ...]) -> tuple[Mutant, ...]:
+    """One family's mutants, one row each: ``(suffix, description, config, scenario, patch[, mixes])``.
+
+    The ID is ``M-<name>-<suffix>`` (``suffix`` is ``NNN-x``), so the rule is ``<name>-NNN``; its sentence
+    is the rule catalogue's (:data:`cfconform.reference_model.rules.RULE_BY_ID`).  ``scenario`` is the
+    smallest reproducer, ``patch`` the installer that changes one rule function of the model.
+    """
+    return tuple(mutant(f"M-{name}-{r[0]}", *r[1:5], mixes=r[5] if len(r) > 5 else ()) for r in rows)
+
+
 # -- function and module rebinding --------------------------------------------------
 def rebind(fn: Callable[..., Any], **names: Any) -> Callable[..., Any]:
     """A copy of ``fn`` whose global lookups of ``names`` see the given objects instead."""
@@ -199,6 +209,16 @@ def pre(op_type: type, fn: Callable[[Model, Any], Outcome | None]) -> Install:
         return handler
 
     return wrap(op_type, make)
+
+
+def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: int, rule: str) -> Install:
+    """Refuse ``op_type`` with ``reason`` under ``rule`` where ``when(model, op)`` holds."""
+    return pre(op_type, lambda m, op: Outcome(kind, False, reason, (rule,)) if when(m, op) else None)
+
+
+def reason_for(op_type: type, old: Any, new: Any, when: Callable[[Model, Any], Any] | None = None) -> Install:
+    """Report ``new`` where ``op_type`` fails with ``old`` (and ``when(model, op)``, if given, holds)."""
+    return post(op_type, lambda m, op, o: evolve(o, reason=new) if o.reason == old and (not when or when(m, op)) else o)
 
 
 def setup(fn: Callable[[Model], None]) -> Install:
