@@ -16,8 +16,6 @@ from cfconform.reference_model.outcomes import CMD_INVALID
 from .kit import (
     Mutant,
     as_structure_def,
-    define_queue_unchecked,
-    define_structure_unchecked,
     family,
     lenient,
     refuse,
@@ -32,11 +30,6 @@ def _structures(n: int, *extra: str) -> tuple[StructureDef, ...]:
 
 def _topology(structures: tuple[StructureDef, ...], queues: tuple[QueueDef, ...] = (), **kw: Any) -> Config:
     return Config(qmgrs=kw.pop("qmgrs", ("QM01",)), structures=structures, queues=queues, **kw)
-
-
-def _define(rule: str, op_type: type = DefineStructure, **kw: Any) -> Any:
-    unchecked = define_structure_unchecked if op_type is DefineStructure else define_queue_unchecked
-    return lenient(op_type, rule, unchecked, **kw)
 
 
 def _refused(op_type: type, when: Any, rule: str) -> Any:
@@ -56,22 +49,23 @@ _APP1 = (StructureDef("APP1"),)
 MUTANTS: tuple[Mutant, ...] = family(
     "TOPOLOGY",
     ("001-a", "DEFINE CFSTRUCT(CSQ_ADMIN) is accepted as an application structure.", one(),
-     [DefineStructure({"name": "CSQ_ADMIN"})], _define("TOPOLOGY-001")),
+     [DefineStructure({"name": "CSQ_ADMIN"})], lenient(DefineStructure, "TOPOLOGY-001")),
     ("001-b", "A queue may name CSQ_ADMIN as its CFSTRUCT.", one(),
-     [DefineQueue({"name": "Q2", "cfstruct": "CSQ_ADMIN"})], _define("TOPOLOGY-001", DefineQueue)),
+     [DefineQueue({"name": "Q2", "cfstruct": "CSQ_ADMIN"})], lenient(DefineQueue, "TOPOLOGY-001")),
     ("003-a", "64 application structures are accepted (CSQ_ADMIN not counted).", _topology(_structures(63)),
-     [DefineStructure(StructureDef("S64"))], _define("TOPOLOGY-003")),
+     [DefineStructure(StructureDef("S64"))], lenient(DefineStructure, "TOPOLOGY-003")),
     ("003-b", "Only 62 application structures are accepted.", _topology(_structures(62)),
      [DefineStructure(StructureDef("S63"))],
      _refused(DefineStructure, lambda m, op: op.structure.name not in m.structures and len(m.structures) + 1 >= 63,
               "TOPOLOGY-003")),
     ("004-a", "CSQSYSAPPL is not counted: 63 message structures are accepted beside it.",
-     _topology(_structures(63, "CSQSYSAPPL")), [DefineStructure(StructureDef("S63"))], _define("TOPOLOGY-004")),
+     _topology(_structures(63, "CSQSYSAPPL")), [DefineStructure(StructureDef("S63"))],
+     lenient(DefineStructure, "TOPOLOGY-004")),
     ("004-b", "CSQSYSAPPL is counted twice: only 61 message structures are accepted beside it.",
      _topology(_structures(62, "CSQSYSAPPL")), [DefineStructure(StructureDef("S62"))],
      _refused(DefineStructure, _sysappl_counted_twice, "TOPOLOGY-004")),
     ("005-a", "A 513th queue is accepted on a structure.", _topology(_APP1, _Q512), [DefineQueue(qd("Q512"))],
-     _define("TOPOLOGY-005", DefineQueue)),
+     lenient(DefineQueue, "TOPOLOGY-005")),
     ("005-b", "The 512-queue limit is applied to the whole group, not per structure.",
      _topology((*_APP1, StructureDef("APP2")), _Q512), [DefineQueue(qd("Q512", "APP2"))],
      _refused(DefineQueue, lambda m, op: op.queue.cfstruct is not None
@@ -80,13 +74,13 @@ MUTANTS: tuple[Mutant, ...] = family(
      _topology(_APP1, (qd(),), qmgrs=tuple(f"QM{i:02d}" for i in range(1, 33))), [put(qmgr="QM32")],
      setup(lambda m: [setattr(m.qmgrs[name], "active", False) for name in m.config.qmgrs[31:]] and None)),
     ("009-a", "DEFINE CFSTRUCT of an existing name replaces the structure.", one(),
-     [DefineStructure(StructureDef("APP1"))], _define("TOPOLOGY-009")),
+     [DefineStructure(StructureDef("APP1"))], lenient(DefineStructure, "TOPOLOGY-009")),
     ("009-b", "CFSTRUCT names longer than 12 characters are accepted.", one(),
      [DefineStructure({"name": "APPLICATION13"})],
-     _define("TOPOLOGY-009", when=lambda m, op: isinstance(op.structure, dict))),
+     lenient(DefineStructure, "TOPOLOGY-009", when=lambda m, op: isinstance(op.structure, dict))),
     ("013-a", "A queue naming an undefined CFSTRUCT is accepted.", one(), [DefineQueue(qd("Q2", "APP9"))],
-     _define("TOPOLOGY-013", DefineQueue, when=lambda m, op: op.queue.name not in m.queues)),
+     lenient(DefineQueue, "TOPOLOGY-013", when=lambda m, op: op.queue.name not in m.queues)),
     ("013-b", "DEFINE QLOCAL of an existing queue name replaces the queue.", one(), [DefineQueue(qd("Q1"))],
-     _define("TOPOLOGY-013", DefineQueue, when=lambda m, op: op.queue.name in m.queues)),
+     lenient(DefineQueue, "TOPOLOGY-013", when=lambda m, op: op.queue.name in m.queues)),
 )
 # fmt: on
