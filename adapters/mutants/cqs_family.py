@@ -1,19 +1,25 @@
-"""Mutants of the IMS CQS structure-overflow rules (CQS-001..022), profile ``cqs``.
+"""Mutants of the IMS CQS structure-overflow rules (CQS-001..022), profile ``cqs``: one row each.
 
 Reproducers use structures a few KB above the fixed overhead with one element
 per entry (``ratio=1``) and messages of one to a few elements, so that usage is
 the same under both ``cqs_usage_metric`` readings; where the selection target
 matters they use ``OVFLWMAX(100)`` on a full structure, for which all four
 ``cqs_target`` readings give 80%.  A small ``LGMSGSZ`` makes one put fill the
-primary with staging parts while its ready queue stays small.
+primary with staging parts while its ready queue stays small.  The faults are
+selection variants (:func:`select_variant`) and handler wrappers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import attrs
 
 from cfconform.reference_model import cqs
+from cfconform.reference_model.accounting import fits, usage_pct
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import (
     AdvanceClock,
     AlterOutcome,
@@ -23,49 +29,24 @@ from cfconform.reference_model.operations import (
     Put,
     SetOverflowExit,
 )
+from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
+from cfconform.reference_model.state import Structure
 
-from .cqs_faults import (
-    accept_unsolicited,
-    deferred_selection,
-    end_with_first_queue,
-    entries_pct,
-    fence_structure,
-    first_part_staged,
-    full_instead_of_fenced,
-    ignore_failure,
-    keep_exit,
-    keep_exit_on_remove,
-    leave_when_emptied,
-    move_whole_messages,
-    no_growth,
-    overflow_after_success,
-    overflow_without_alter,
-    patched_cqs,
-    primary_for_new,
-    relief,
-    resignal_alter,
-    scan_all,
-    scan_every,
-    selecting,
-    set_ovflwmax,
-    skip_overflow_if_below,
-    stay_without_queues,
-    unfenced_put,
-    usage_metric_by_step,
-    with_lgmsgsz,
-    without_pseudo_queue,
-)
 from .kit import (
     Mutant,
+    Patched,
     chain,
-    define_structure_unchecked,
+    evolve,
+    family,
     force_evolve,
     lenient,
-    mutant,
     post,
     pre,
+    rebind,
     rebound,
     setup,
+    state,
+    wrap,
 )
 
 PRIM = "PRIM"
@@ -84,24 +65,10 @@ def cfg(
     resource: bool = False,
 ) -> Config:
     """A one-structure CQS group; ``size`` 6147 gives 4 entries and 4 elements."""
-    sd = StructureDef(
-        PRIM,
-        size_kb=size,
-        initsize_kb=initsize,
-        ratio=ratio,
-        fullthreshold=0,
-        ovflwmax=ovflwmax,
-        ovflwstr=ovflwstr,
-        resource=resource,
-    )
-    return Config(
-        profile="cqs",
-        qmgrs=("QM01",),
-        structures=(sd,),
-        queues=tuple(QueueDef(q, cfstruct=PRIM) for q in queues),
-        lgmsgsz=lgmsgsz,
-        overflow_exit=exit,
-    )
+    sd = StructureDef(PRIM, size_kb=size, initsize_kb=initsize, ratio=ratio, fullthreshold=0, ovflwmax=ovflwmax,
+                      ovflwstr=ovflwstr, resource=resource)  # fmt: skip
+    queues_ = tuple(QueueDef(q, cfstruct=PRIM) for q in queues)
+    return Config(profile="cqs", qmgrs=("QM01",), structures=(sd,), queues=queues_, lgmsgsz=lgmsgsz, overflow_exit=exit)
 
 
 def put(queue: str, length: int, tag: int = 0) -> Put:
@@ -112,375 +79,455 @@ def get(queue: str) -> Get:
     return Get("QM01", queue)
 
 
-FAIL = AlterOutcome(PRIM, False)
+def _structure_of(model: Model, queue: str) -> Structure:
+    return model.structures[model.queues[queue].defn.cfstruct]  # type: ignore[index]
+
+
+def set_ovflwmax(fn: Callable[[int | None], int | None]) -> Callable[[Model], None]:
+    def install(model: Model) -> None:
+        for s in model.structures.values():
+            s.defn = force_evolve(s.defn, {"ovflwmax": fn(s.defn.ovflwmax)})
+
+    return setup(install)
+
+
+STAGING = "<staging>"
+
+
+def select_variant(
+    *,
+    order: Callable[[tuple[Any, int, int]], Any] | None = None,
+    goal: Callable[[Model, Structure], float] | None = None,
+    exhaust: bool = False,
+    vetoes: Callable[[Model], frozenset[str]] | None = None,
+    stop_at_veto: bool = False,
+    staging: bool = False,
+) -> Callable[[Model, Structure], list[str]]:
+    """:func:`cfconform.reference_model.cqs.select` with one decision changed."""
+
+    def select(model: Model, s: Structure) -> list[str]:
+        metric = model.readings.cqs_usage_metric
+        eu, et, lu, lt = model.pools(s)
+        target = cqs.target(model, s) if goal is None else goal(model, s)
+        sized = [(q.defn.name, *cqs._space(q)) for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
+        if staging:
+            staged = [
+                p for q in model.queues.values() if q.defn.cfstruct == s.defn.name for m in q.msgs for p in m.staged
+            ]
+            sized.append((STAGING, len(staged), sum(staged)))
+        candidates = [c for c in sized if c[1]]
+        candidates.sort(key=order or (lambda c: (-c[2], -c[1], c[0])))
+        veto = frozenset(model.overflow_exit or ()) if vetoes is None else vetoes(model)
+        room = cqs._overflow_room(model, s)
+        approved: list[str] = []
+        for name, entries, elements in candidates:
+            if not exhaust and usage_pct(metric, (eu, et, lu, lt), model.acct) <= target:
+                break
+            if name in veto:
+                if stop_at_veto:
+                    break
+                continue
+            if room is not None:
+                if not fits(room, entries, elements):
+                    continue
+                room = (room[0] + entries, room[1], room[2] + elements, room[3])
+            approved.append(name)
+            eu, lu = eu - entries, lu - elements
+        return approved
+
+    return select
+
+
+def selecting(**kwargs: Any) -> Callable[[Model], None]:
+    return rebound(AlterOutcome, select=select_variant(**kwargs))
+
+
+def resignal_alter(model: Model, op: Put, out: Outcome) -> Outcome:
+    s = _structure_of(model, op.queue)
+    signal = f"ALTER {s.defn.name}"
+    if out.ok and s.alter_pending and signal not in out.signals and cqs._usage(model, s) >= s.defn.effective_ovflwmax:
+        return evolve(out, signals=(*out.signals, signal), rules=(*out.rules, "CQS-003"))
+    return out
+
+
+def overflow_without_alter(model: Model, op: Put, out: Outcome) -> Outcome:
+    s = _structure_of(model, op.queue)
+    signal = f"ALTER {s.defn.name}"
+    if signal not in out.signals:
+        return out
+    failed = cqs.alter_outcome(model, AlterOutcome(s.defn.name, False))
+    signals = tuple(x for x in out.signals if x != signal) + failed.signals
+    return evolve(out, signals=signals, rules=(*out.rules, *failed.rules), usage=failed.usage)
+
+
+def no_growth(model: Model, s: Structure, size_kb: int | None) -> Outcome:
+    s.alter_pending = False
+    return Outcome("alter_outcome", rules=("CQS-004",), signals=model.full_signals(s), usage=s.pools.as_tuple())
+
+
+def overflow_after_success(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
+    if not (op.success and out.ok):
+        return out
+    model.structures[op.cfstruct].alter_pending = True
+    failed = cqs.alter_outcome(model, AlterOutcome(op.cfstruct, False))
+    return evolve(out, rules=(*out.rules, *failed.rules), signals=out.signals + failed.signals, usage=failed.usage)
+
+
+def skip_overflow_if_below(model: Model, op: AlterOutcome) -> Outcome | None:
+    s = model.structures[op.cfstruct]
+    if op.success or not s.alter_pending or cqs._usage(model, s) >= s.defn.effective_ovflwmax:
+        return None
+    s.alter_pending = False
+    return Outcome("alter_outcome", rules=("CQS-005",), signals=model.full_signals(s), usage=s.pools.as_tuple())
+
+
+def ignore_failure(model: Model, op: AlterOutcome) -> Outcome | None:
+    s = model.structures[op.cfstruct]
+    if op.success or not s.alter_pending:
+        return None
+    s.alter_pending = False
+    return Outcome("alter_outcome", rules=("CQS-005",), usage=s.pools.as_tuple())
+
+
+def deferred_selection() -> Callable[[Model], None]:
+    """CQS-008: the failing alter only sets overflow mode; queues are selected at the next request."""
+
+    def fail_only(model: Model, op: AlterOutcome) -> Outcome | None:
+        s = model.structures[op.cfstruct]
+        if op.success or not s.alter_pending:
+            return None
+        s.alter_pending, s.overflow_mode, s.overflow_start = False, True, model.clock
+        s.overflow_base = cqs._usage(model, s)
+        state(model, "deferred").setdefault("names", set()).add(s.defn.name)
+        return Outcome(
+            "alter_outcome", rules=("CQS-005",), signals=(f"OVERFLOW_ON {s.defn.name}",), usage=s.pools.as_tuple()
+        )
+
+    def select_late(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
+        def handler(model: Model, op: Any) -> Outcome:
+            signals: tuple[str, ...] = ()
+            for name in sorted(state(model, "deferred").pop("names", ())):
+                s = model.structures[name]
+                approved = cqs.select(model, s)
+                s.overflow_queues = set(approved)
+                signals += tuple(f"OVERFLOW_QUEUE {name} {n}" for n in approved)
+                if s.defn.ovflwstr is not None:
+                    cqs._move(model, s, approved)
+                    if not approved:
+                        signals += cqs._end_overflow(s)
+            out = original(model, op)
+            return evolve(out, signals=signals + out.signals) if signals else out
+
+        return handler
+
+    return chain(
+        pre(AlterOutcome, fail_only), wrap(Put, select_late), wrap(Get, select_late), wrap(AdvanceClock, select_late)
+    )
+
+
+def as_unselected(with_ovflwstr: bool) -> Callable[[Model], None]:
+    """A put to a selected queue carried out as if the queue were not selected, on structures with
+    (or without) an overflow structure."""
+
+    def fn(model: Model, op: Put) -> Outcome | None:
+        s = _structure_of(model, op.queue)
+        if op.queue not in s.overflow_queues or (s.defn.ovflwstr is None) == with_ovflwstr:
+            return None
+        s.overflow_queues.discard(op.queue)
+        try:
+            return cqs.put(model, op)
+        finally:
+            s.overflow_queues.add(op.queue)
+
+    return pre(Put, fn)
+
+
+def full_instead_of_fenced(model: Model, op: Put, out: Outcome) -> Outcome:
+    if out.reason == CQS_REJECTED_OVERFLOW:
+        return evolve(out, reason=CQS_STRUCTURE_FULL, rules=("CAPACITY-001",))
+    return out
+
+
+def fence_structure(model: Model, op: Put) -> Outcome | None:
+    s = _structure_of(model, op.queue)
+    if s.overflow_mode and s.defn.ovflwstr is None and op.queue not in s.overflow_queues:
+        return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
+    return None
+
+
+def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
+    s = _structure_of(model, op.queue)
+    if not out.ok or s.defn.ovflwstr is None or op.queue not in s.overflow_queues or model.queues[op.queue].msgs:
+        return out
+    s.overflow_queues.discard(op.queue)
+    signals = (f"OVERFLOW_QUEUE_OFF {s.defn.name} {op.queue}",)
+    if not s.overflow_queues:
+        signals += cqs._end_overflow(s)
+    return evolve(out, signals=out.signals + signals)
+
+
+def scan_every(seconds: int) -> Callable[[Model], None]:
+    scanned = rebind(cqs._scanned, SCAN_SECONDS=seconds)
+    scan = rebind(cqs.scan_between, _scanned=scanned)
+    return rebound(AdvanceClock, cqs=patched_cqs(scan_between=scan))
+
+
+def patched_cqs(**overrides: Any) -> Any:
+    return Patched(cqs, **overrides)
+
+
+def scan_all(model: Model, start: int, end: int) -> Outcome:
+    """CQS-013 fault: each scan takes every queue out of overflow mode, empty or not."""
+    signals: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    for s in model.structures.values():
+        if not (s.overflow_mode and s.defn.ovflwstr is not None and cqs._scanned(model, s, start, end)):
+            continue
+        rules = ("CQS-013", "CQS-014")
+        signals += tuple(f"OVERFLOW_QUEUE_OFF {s.defn.name} {n}" for n in sorted(s.overflow_queues))
+        signals += cqs._end_overflow(s)
+    return Outcome("advance_clock", rules=rules, signals=signals)
+
+
+def stay_without_queues(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
+    s = model.structures[op.cfstruct]
+    signal = f"OVERFLOW_OFF {s.defn.name}"
+    if s.defn.ovflwstr is None or signal not in out.signals:
+        return out
+    s.overflow_mode = True
+    return evolve(
+        out, signals=tuple(x for x in out.signals if x != signal), rules=tuple(r for r in out.rules if r != "CQS-014")
+    )
+
+
+def end_with_first_queue(model: Model, op: AdvanceClock, out: Outcome) -> Outcome:
+    for s in model.structures.values():
+        left = any(x.startswith(f"OVERFLOW_QUEUE_OFF {s.defn.name} ") for x in out.signals)
+        if left and s.overflow_mode:
+            for name in sorted(s.overflow_queues):
+                out = evolve(out, signals=(*out.signals, f"OVERFLOW_QUEUE_OFF {s.defn.name} {name}"))
+            out = evolve(out, signals=out.signals + cqs._end_overflow(s))
+    return out
+
+
+def first_part_staged() -> Callable[[Model], None]:
+    def on_put(model: Model, op: Put, out: Outcome) -> Outcome:
+        if out.ok and "CQS-017" in out.rules:
+            _structure_of(model, op.queue).staging_depth += 1
+        return out
+
+    def on_get(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
+        def handler(model: Model, op: Get) -> Outcome:
+            msgs = model.queues[op.queue].msgs
+            split = bool(msgs and msgs[0].staged)
+            out = original(model, op)
+            if out.ok and split:
+                _structure_of(model, op.queue).staging_depth -= 1
+            return out
+
+        return handler
+
+    return chain(post(Put, on_put), wrap(Get, on_get))
+
+
+def move_whole_messages(model: Model, s: Structure, names: list[str]) -> None:
+    """CQS-019 fault: later (staging) parts move to the overflow structure with the first part."""
+    cqs._move(model, s, names)
+    for name in names:
+        for msg in model.queues[name].msgs:
+            if msg.on_overflow and msg.staged:
+                parts, elements = len(msg.staged), sum(msg.staged)
+                s.pools.entries_used -= parts
+                s.pools.elements_used -= elements
+                s.staging_depth -= parts
+                msg.elements += elements
+                msg.staged = ()
+
+
+def without_pseudo_queue(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
+    for s in model.structures.values():
+        s.overflow_queues.discard(STAGING)
+    return out
+
+
+def with_lgmsgsz(fn: Callable[[int], int]) -> Callable[[Model], None]:
+    def install(model: Model) -> None:
+        model.lgmsgsz = fn(model.config.lgmsgsz)
+
+    return setup(install)
+
+
+def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]:
+    """CQS-015 faults: leaving overflow (without OVFLWSTR) against another target."""
+    return rebound(Get, relieved=rebind(cqs.relieved, _below_target=rebind(cqs._below_target, target=goal)))
+
+
+def usage_metric_by_step(alter: str, exit_: str) -> Callable[[Model], None]:
+    """Mixed reading: one cqs_usage_metric for the OVFLWMAX check, another for leaving overflow."""
+    leave = rebind(
+        cqs.relieved,
+        _below_target=rebind(
+            cqs._below_target, _metric=lambda model: exit_, _usage=lambda model, s: model.usage(s, exit_)
+        ),
+    )
+    reach = rebind(cqs._threshold_reached, _metric=lambda model: alter)
+    return chain(rebound(Put, _threshold_reached=reach), rebound(Get, relieved=leave))
+
+
+def _entries_pct(model: Model, s: Structure) -> float:
+    eu, et, _, _ = model.pools(s)
+    return 100.0 * eu / et if et else 100.0
+
+
+def _reached(usage: Callable[[Model, Structure], float], strict: bool = False) -> Any:
+    """The OVFLWMAX check against another usage figure (or ``>``)."""
+    test = lambda m, s, *_: (usage(m, s) > s.defn.effective_ovflwmax) if strict else (  # noqa: E731
+        usage(m, s) >= s.defn.effective_ovflwmax)  # fmt: skip
+    return rebound(Put, _threshold_reached=test)
+
+
+def _sized_alter(m: Model, op: AlterOutcome) -> Outcome | None:
+    return None if op.size_kb is None or not op.success else cqs.alter_outcome(m, attrs.evolve(op, size_kb=None))
+
+
+def _exit_kept(when_removed_only: bool) -> Any:
+    def fn(model: Model, op: SetOverflowExit) -> Outcome | None:
+        if op.vetoes is None or not when_removed_only:
+            return Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))
+        return None
+
+    return pre(SetOverflowExit, fn)
+
+
+def _all_vetoed(model: Model) -> frozenset[str]:
+    return frozenset(model.queues) if model.overflow_exit is None else frozenset(model.overflow_exit)
+
+
+def _not_resource(m: Model) -> None:
+    for s in m.structures.values():
+        s.defn = force_evolve(s.defn, {"resource": False})
+
+
+def _real_queues(model: Model, s: Structure, names: list[str]) -> None:
+    cqs._move(model, s, [n for n in names if n in model.queues])
+
+
+FAIL, GROW = AlterOutcome(PRIM, False), AlterOutcome(PRIM, True)
 ELEVEN = tuple(f"Q{n}" for n in range(1, 12))
-
-GROW = AlterOutcome(PRIM, True)
-
 # Usage figures below are elements in use out of 4 (size 6147), 10 (6151) or 21 (6158).
 BIG = 3840  # with LGMSGSZ(384): a first part of 2 elements and 9 staging parts of 2 elements
+FILL = [put("Q1", 600), FAIL]  # fills the primary, and the alter fails: overflow mode
 
-
-MUTANTS: tuple[Mutant, ...] = (
-    mutant(
-        "M-CQS-001-a",
-        "OVFLWMAX defaults to 80% instead of 70%.",
-        cfg(),
-        [put("Q1", 600), Inspect()],
-        set_ovflwmax(lambda v: 80 if v is None else v),
-    ),
-    mutant(
-        "M-CQS-001-b",
-        "OVFLWMAX defaults to 60% instead of 70%.",
-        cfg(size=6151),
-        [put("Q1", 1408)],
-        set_ovflwmax(lambda v: 60 if v is None else v),
-    ),
-    mutant(
-        "M-CQS-002-a",
-        "The configured OVFLWMAX is ignored; 70% is always used.",
-        cfg(ovflwmax=50),
-        [put("Q1", 300), Inspect()],
-        set_ovflwmax(lambda v: None),
-    ),
-    mutant(
-        "M-CQS-002-b",
-        "OVFLWMAX(0) is taken to mean 'no overflow threshold'.",
-        cfg(ovflwmax=0),
-        [put("Q1", 0)],
-        set_ovflwmax(lambda v: 101 if v == 0 else v),
-    ),
-    mutant(
-        "M-CQS-002-c",
-        "OVFLWMAX above 100 is accepted.",
-        cfg(),
-        [DefineStructure({"name": "PRIM2", "ovflwmax": 101})],
-        lenient(DefineStructure, "CQS-002", define_structure_unchecked),
-    ),
-    mutant(
-        "M-CQS-003-a",
-        "The alter starts only when usage exceeds OVFLWMAX, not when it reaches it.",
-        cfg(ovflwmax=75),
-        [put("Q1", 600), Inspect()],
-        rebound(Put, _threshold_reached=lambda model, s, *_: cqs._usage(model, s) > s.defn.effective_ovflwmax),
-    ),
-    mutant(
-        "M-CQS-003-b",
-        "An alter outcome arriving with no alter pending is acted on.",
-        cfg(initsize=6147, size=6151),
-        [GROW],
-        pre(AlterOutcome, lambda m, op: accept_unsolicited(m, op)),
-    ),
-    mutant(
-        "M-CQS-003-c",
-        "Every put at or above OVFLWMAX starts another alter while one is pending.",
-        cfg(ovflwmax=25),
-        [put("Q1", 0), put("Q1", 0)],
-        post(Put, resignal_alter),
-    ),
-    mutant(
-        "M-CQS-003-d",
-        "Reaching OVFLWMAX enters overflow mode at once, without trying an alter.",
-        cfg(),
-        [put("Q1", 600)],
-        post(Put, overflow_without_alter),
-    ),
-    mutant(
-        "M-CQS-004-a",
-        "A successful alter does not grow the primary structure.",
-        cfg(initsize=6147, size=6151),
-        [put("Q1", 600), GROW, Inspect()],
-        rebound(AlterOutcome, _altered=no_growth),
-    ),
-    mutant(
-        "M-CQS-004-b",
-        "A successful alter still puts the structure into overflow mode.",
-        cfg(initsize=6147, size=6151),
-        [put("Q1", 600), GROW],
-        post(AlterOutcome, overflow_after_success),
-    ),
-    mutant(
-        "M-CQS-004-c",
-        "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
-        cfg(initsize=6147, size=6151),
-        [put("Q1", 600), AlterOutcome(PRIM, True, 6148), Inspect()],
-        pre(
-            AlterOutcome,
-            lambda m, op: (
-                None if op.size_kb is None or not op.success else cqs.alter_outcome(m, attrs.evolve(op, size_kb=None))
-            ),
-        ),
-    ),
-    mutant(
-        "M-CQS-005-a",
-        "A failed alter enters overflow mode only if usage is still at OVFLWMAX.",
-        cfg(),
-        [put("Q1", 600), get("Q1"), FAIL],
-        pre(AlterOutcome, skip_overflow_if_below),
-    ),
-    mutant(
-        "M-CQS-005-b",
-        "A failed alter is ignored: no overflow mode.",
-        cfg(),
-        [put("Q1", 600), FAIL],
-        pre(AlterOutcome, ignore_failure),
-    ),
-    mutant(
-        "M-CQS-006-a",
-        "Candidates are taken smallest first.",
-        # (three 2 KB objects against one: more space under any accounting, even before the last put)
-        cfg(size=6160, ratio=8, ovflwstr=None, queues=("Q1", "Q2")),
-        [Inspect(), put("Q1", 2048), put("Q2", 2048), put("Q2", 2048), put("Q2", 2048), FAIL],
-        selecting(order=lambda c: (c[2], c[1], c[0])),
-    ),
-    mutant(
-        "M-CQS-007-a",
-        "Selection never stops: every approved queue is selected.",
-        cfg(ovflwmax=50, queues=("Q1", "Q2")),
-        [Inspect(), put("Q1", 0), put("Q2", 300), FAIL],
-        selecting(exhaust=True),
-    ),
-    mutant(
-        "M-CQS-007-b",
-        "Selection stops once projected usage is below OVFLWMAX, not 20% below it.",
-        # 21 entries, ten queues of two data objects and one of one: full at the last put; one queue
-        # takes usage below OVFLWMAX (90%), three take it 20% below (71%), under every target reading
-        cfg(size=6158, ovflwmax=100, ovflwstr=None, queues=ELEVEN),
-        [Inspect(), *(put(q, 0) for q in ELEVEN[:10] for _ in range(2)), put("Q11", 0), FAIL],
-        selecting(goal=lambda model, s: s.defn.effective_ovflwmax - 1e-9),
-    ),
-    mutant(
-        "M-CQS-008-a",
-        "Queues are selected at the next request after the failed alter, not within it.",
-        cfg(),
-        [put("Q1", 600), FAIL],
-        deferred_selection(),
-    ),
-    mutant(
-        "M-CQS-009-a",
-        "The Queue Overflow exit's veto is ignored.",
-        cfg(exit=("Q1",)),
-        [put("Q1", 600), FAIL],
-        selecting(vetoes=lambda model: frozenset()),
-    ),
-    mutant(
-        "M-CQS-009-b",
-        "A vetoed candidate ends the selection instead of being skipped.",
-        cfg(ovflwmax=50, queues=("Q1", "Q2"), exit=("Q2",)),
-        [put("Q1", 0), put("Q2", 300), FAIL],
-        selecting(stop_at_veto=True),
-    ),
-    mutant(
-        "M-CQS-009-c",
-        "An exit installed while CQS runs is never called.",
-        cfg(),
-        [SetOverflowExit(("Q1",)), put("Q1", 600), FAIL],
-        pre(SetOverflowExit, keep_exit),
-    ),
-    mutant(
-        "M-CQS-010-a",
-        "With no exit defined every candidate is rejected.",
-        cfg(),
-        [put("Q1", 600), FAIL],
-        selecting(
-            vetoes=lambda model: (
-                frozenset(model.queues) if model.overflow_exit is None else frozenset(model.overflow_exit)
-            )
-        ),
-    ),
-    mutant(
-        "M-CQS-010-b",
-        "Removing the exit leaves the old exit's vetoes in force.",
-        cfg(exit=("Q1",)),
-        [SetOverflowExit(None), put("Q1", 600), FAIL],
-        pre(SetOverflowExit, keep_exit_on_remove),
-    ),
-    mutant(
-        "M-CQS-011-a",
-        "Approved queues are not moved: their data stays on the primary.",
-        cfg(),
-        [put("Q1", 600), FAIL],
-        rebound(AlterOutcome, _move=lambda model, s, names: None),
-    ),
-    mutant(
-        "M-CQS-012-a",
-        "Without OVFLWSTR, puts to a selected queue are still accepted.",
-        cfg(ovflwstr=None),
-        [put("Q1", 600), FAIL, put("Q1", 0)],
-        pre(Put, unfenced_put),
-    ),
-    mutant(
-        "M-CQS-012-b",
-        "Without OVFLWSTR, puts to a selected queue are rejected as STRUCTURE_FULL.",
-        # the 600-byte message's cost is seen (inspect before it), so the structure certainly has
-        # room for the empty one (were it in doubt, STRUCTURE_FULL is admissible too: reason precedence)
-        cfg(ovflwstr=None, size=6158, ovflwmax=10),
-        [Inspect(), put("Q1", 600), FAIL, put("Q1", 0)],
-        post(Put, full_instead_of_fenced),
-    ),
-    mutant(
-        "M-CQS-012-c",
-        "Without OVFLWSTR, puts to every queue of the structure are rejected.",
-        cfg(ovflwstr=None, queues=("Q1", "Q2")),
-        [put("Q1", 600), FAIL, put("Q2", 0)],
-        pre(Put, fence_structure),
-    ),
-    mutant(
-        "M-CQS-013-a",
-        "A queue leaves overflow mode as soon as it is emptied, not at the next scan.",
-        cfg(),
-        [put("Q1", 600), FAIL, get("Q1")],
-        post(Get, leave_when_emptied),
-    ),
-    mutant(
-        "M-CQS-013-b",
-        "Overflowed queues are scanned every 30 minutes instead of 15.",
-        cfg(),
-        [put("Q1", 600), FAIL, get("Q1"), AdvanceClock(900)],
-        scan_every(1800),
-    ),
-    mutant(
-        "M-CQS-013-c",
-        "The scan takes queues out of overflow mode whether or not they are empty.",
-        cfg(),
-        [put("Q1", 600), FAIL, AdvanceClock(900)],
-        rebound(AdvanceClock, cqs=patched_cqs(scan_between=scan_all)),
-    ),
-    mutant(
-        "M-CQS-013-d",
-        "Overflowed queues are scanned every 10 minutes instead of 15.",
-        cfg(),
-        [put("Q1", 600), FAIL, get("Q1"), AdvanceClock(600)],
-        scan_every(600),
-    ),
-    mutant(
-        "M-CQS-014-a",
-        "Overflow mode does not end when the selection approves no queue.",
-        cfg(exit=("Q1",)),
-        [put("Q1", 600), FAIL],
-        post(AlterOutcome, stay_without_queues),
-    ),
-    mutant(
-        "M-CQS-014-b",
-        "Overflow mode ends when the first queue leaves it, though others remain.",
-        cfg(size=6151, ovflwmax=0, queues=("Q1", "Q2"), lgmsgsz=128),
-        [put("Q1", 1152), put("Q2", 0), FAIL, get("Q1"), AdvanceClock(900)],
-        post(AdvanceClock, end_with_first_queue),
-    ),
-    mutant(
-        "M-CQS-015-a",
-        "Without OVFLWSTR, overflow mode never ends as usage falls.",
-        cfg(ovflwmax=50, ovflwstr=None),
-        [put("Q1", 300), FAIL, get("Q1")],
-        relief(lambda model, s: float("-inf")),
-    ),
-    mutant(
-        "M-CQS-015-b",
-        "Without OVFLWSTR, overflow mode ends once usage is below OVFLWMAX, not 20% below.",
-        cfg(size=6158, ovflwmax=50, ovflwstr=None),
-        [put("Q1", 0), put("Q1", 2432), FAIL, get("Q1")],
-        relief(lambda model, s: s.defn.effective_ovflwmax - 1e-9),
-    ),
-    mutant(
-        "M-CQS-016-a",
-        "A resource structure goes through overflow processing like a queue structure.",
-        cfg(ovflwstr=None, resource=True),
-        [put("Q1", 600)],
-        setup(
-            lambda m: (
-                [setattr(s, "defn", force_evolve(s.defn, {"resource": False})) for s in m.structures.values()] and None
-            )
-        ),
-    ),
-    mutant(
-        "M-CQS-016-b",
-        "The mq profile accepts a CFSTRUCT with CQS overflow fields.",
-        Config(),
-        [DefineStructure(StructureDef("APP2", ovflwstr="OVFL"))],
-        lenient(DefineStructure, "CQS-016", define_structure_unchecked),
-    ),
-    mutant(
-        "M-CQS-017-a",
-        "Messages longer than LGMSGSZ are stored whole, not in parts.",
-        cfg(lgmsgsz=128),
-        [put("Q1", 300), Inspect()],
-        setup(lambda m: setattr(m, "lgmsgsz", 10**9)),
-    ),
-    mutant(
-        "M-CQS-017-b",
-        "The first part of a long message is also counted on the staging queue.",
-        cfg(lgmsgsz=128),
-        [put("Q1", 300), Inspect()],
-        first_part_staged(),
-    ),
-    mutant(
-        "M-CQS-018-a",
-        "The staging queue is a candidate for overflow like any queue.",
-        cfg(size=6151, lgmsgsz=128),
-        [put("Q1", 1152), FAIL],
-        chain(
-            selecting(staging=True),
-            rebound(
-                AlterOutcome, _move=lambda model, s, names: cqs._move(model, s, [n for n in names if n in model.queues])
-            ),
-            post(AlterOutcome, without_pseudo_queue),
-        ),
-    ),
-    mutant(
-        "M-CQS-019-a",
-        "Staging parts of a selected queue's messages move to the overflow structure too.",
-        cfg(size=6151, lgmsgsz=128),
-        [put("Q1", 1152), FAIL, Inspect()],
-        rebound(AlterOutcome, _move=move_whole_messages),
-    ),
-    mutant(
-        "M-CQS-020-a",
-        "OVFLWMAX is compared with list-entry usage instead of data elements.",
-        cfg(),
-        [put("Q1", 600), Inspect()],
-        rebound(Put, _threshold_reached=lambda model, s, *_: entries_pct(model, s) >= s.defn.effective_ovflwmax),
-    ),
-    mutant(
-        "M-CQS-020-b",
-        "OVFLWMAX is compared with combined entry and element storage.",
-        cfg(),
-        [put("Q1", 600), Inspect()],
-        rebound(Put, _threshold_reached=lambda model, s, *_: model.usage(s, "combined") >= s.defn.effective_ovflwmax),
-    ),
-    mutant(
-        "M-CQS-020-c",
-        "Mixed reading: data elements for the OVFLWMAX check, max(entries, elements) for leaving overflow mode.",
-        cfg(size=6149, ratio=6, ovflwmax=50, ovflwstr=None),
-        [put("Q1", 1152), put("Q1", 0), FAIL, get("Q1")],
-        usage_metric_by_step("elements", "max"),
-        mixes=("cqs_usage_metric",),
-    ),
-    mutant(
-        "M-CQS-021-a",
-        "LGMSGSZ is used as given, not rounded up to a multiple of 4.",
-        cfg(lgmsgsz=126),
-        [put("Q1", 128)],
-        with_lgmsgsz(lambda v: min(v, 30632)),
-    ),
-    mutant(
-        "M-CQS-021-b",
-        "LGMSGSZ is not capped at 30632 bytes.",
-        cfg(size=6400, lgmsgsz=32000),
-        [put("Q1", 31000), Inspect()],
-        with_lgmsgsz(lambda v: (v + 3) // 4 * 4),
-    ),
-    mutant(
-        "M-CQS-021-c",
-        "LGMSGSZ is rounded down to a multiple of 4.",
-        cfg(lgmsgsz=126),
-        [put("Q1", 128)],
-        with_lgmsgsz(lambda v: min(v // 4 * 4, 30632)),
-    ),
-    mutant(
-        "M-CQS-022-a",
-        "New messages for a queue in overflow mode go to the primary structure.",
-        cfg(),
-        [put("Q1", 600), FAIL, put("Q1", 0)],
-        pre(Put, primary_for_new),
-    ),
+# fmt: off
+MUTANTS: tuple[Mutant, ...] = family(
+    "CQS",
+    ("001-a", "OVFLWMAX defaults to 80% instead of 70%.", cfg(), [put("Q1", 600), Inspect()],
+     set_ovflwmax(lambda v: 80 if v is None else v)),
+    ("001-b", "OVFLWMAX defaults to 60% instead of 70%.", cfg(size=6151), [put("Q1", 1408)],
+     set_ovflwmax(lambda v: 60 if v is None else v)),
+    ("002-a", "The configured OVFLWMAX is ignored; 70% is always used.", cfg(ovflwmax=50), [put("Q1", 300), Inspect()],
+     set_ovflwmax(lambda v: None)),
+    ("002-b", "OVFLWMAX(0) is taken to mean 'no overflow threshold'.", cfg(ovflwmax=0), [put("Q1", 0)],
+     set_ovflwmax(lambda v: 101 if v == 0 else v)),
+    ("002-c", "OVFLWMAX above 100 is accepted.", cfg(), [DefineStructure({"name": "PRIM2", "ovflwmax": 101})],
+     lenient(DefineStructure, "CQS-002")),
+    ("003-a", "The alter starts only when usage exceeds OVFLWMAX, not when it reaches it.", cfg(ovflwmax=75),
+     [put("Q1", 600), Inspect()], _reached(cqs._usage, strict=True)),
+    ("003-b", "An alter outcome arriving with no alter pending is acted on.", cfg(initsize=6147, size=6151), [GROW],
+     pre(AlterOutcome, lambda m, op: setattr(m.structures[op.cfstruct], "alter_pending", True))),
+    ("003-c", "Every put at or above OVFLWMAX starts another alter while one is pending.", cfg(ovflwmax=25),
+     [put("Q1", 0), put("Q1", 0)], post(Put, resignal_alter)),
+    ("003-d", "Reaching OVFLWMAX enters overflow mode at once, without trying an alter.", cfg(), [put("Q1", 600)],
+     post(Put, overflow_without_alter)),
+    ("004-a", "A successful alter does not grow the primary structure.", cfg(initsize=6147, size=6151),
+     [put("Q1", 600), GROW, Inspect()], rebound(AlterOutcome, _altered=no_growth)),
+    ("004-b", "A successful alter still puts the structure into overflow mode.", cfg(initsize=6147, size=6151),
+     [put("Q1", 600), GROW], post(AlterOutcome, overflow_after_success)),
+    ("004-c", "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
+     cfg(initsize=6147, size=6151), [put("Q1", 600), AlterOutcome(PRIM, True, 6148), Inspect()],
+     pre(AlterOutcome, _sized_alter)),
+    ("005-a", "A failed alter enters overflow mode only if usage is still at OVFLWMAX.", cfg(),
+     [put("Q1", 600), get("Q1"), FAIL], pre(AlterOutcome, skip_overflow_if_below)),
+    ("005-b", "A failed alter is ignored: no overflow mode.", cfg(), FILL, pre(AlterOutcome, ignore_failure)),
+    # (three 2 KB objects against one: more space under any accounting, even before the last put)
+    ("006-a", "Candidates are taken smallest first.", cfg(size=6160, ratio=8, ovflwstr=None, queues=("Q1", "Q2")),
+     [Inspect(), put("Q1", 2048), put("Q2", 2048), put("Q2", 2048), put("Q2", 2048), FAIL],
+     selecting(order=lambda c: (c[2], c[1], c[0]))),
+    ("007-a", "Selection never stops: every approved queue is selected.", cfg(ovflwmax=50, queues=("Q1", "Q2")),
+     [Inspect(), put("Q1", 0), put("Q2", 300), FAIL], selecting(exhaust=True)),
+    # 21 entries, ten queues of two data objects and one of one: full at the last put; one queue
+    # takes usage below OVFLWMAX (90%), three take it 20% below (71%), under every target reading
+    ("007-b", "Selection stops once projected usage is below OVFLWMAX, not 20% below it.",
+     cfg(size=6158, ovflwmax=100, ovflwstr=None, queues=ELEVEN),
+     [Inspect(), *(put(q, 0) for q in ELEVEN[:10] for _ in range(2)), put("Q11", 0), FAIL],
+     selecting(goal=lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
+    ("008-a", "Queues are selected at the next request after the failed alter, not within it.", cfg(), FILL,
+     deferred_selection()),
+    ("009-a", "The Queue Overflow exit's veto is ignored.", cfg(exit=("Q1",)), FILL,
+     selecting(vetoes=lambda model: frozenset())),
+    ("009-b", "A vetoed candidate ends the selection instead of being skipped.",
+     cfg(ovflwmax=50, queues=("Q1", "Q2"), exit=("Q2",)), [put("Q1", 0), put("Q2", 300), FAIL],
+     selecting(stop_at_veto=True)),
+    ("009-c", "An exit installed while CQS runs is never called.", cfg(), [SetOverflowExit(("Q1",)), *FILL],
+     _exit_kept(False)),
+    ("010-a", "With no exit defined every candidate is rejected.", cfg(), FILL, selecting(vetoes=_all_vetoed)),
+    ("010-b", "Removing the exit leaves the old exit's vetoes in force.", cfg(exit=("Q1",)),
+     [SetOverflowExit(None), *FILL], _exit_kept(True)),
+    ("011-a", "Approved queues are not moved: their data stays on the primary.", cfg(), FILL,
+     rebound(AlterOutcome, _move=lambda model, s, names: None)),
+    ("012-a", "Without OVFLWSTR, puts to a selected queue are still accepted.", cfg(ovflwstr=None),
+     [*FILL, put("Q1", 0)], as_unselected(with_ovflwstr=False)),
+    # the 600-byte message's cost is seen (inspect before it), so the structure certainly has
+    # room for the empty one (were it in doubt, STRUCTURE_FULL is admissible too: reason precedence)
+    ("012-b", "Without OVFLWSTR, puts to a selected queue are rejected as STRUCTURE_FULL.",
+     cfg(ovflwstr=None, size=6158, ovflwmax=10), [Inspect(), *FILL, put("Q1", 0)], post(Put, full_instead_of_fenced)),
+    ("012-c", "Without OVFLWSTR, puts to every queue of the structure are rejected.",
+     cfg(ovflwstr=None, queues=("Q1", "Q2")), [*FILL, put("Q2", 0)], pre(Put, fence_structure)),
+    ("013-a", "A queue leaves overflow mode as soon as it is emptied, not at the next scan.", cfg(),
+     [*FILL, get("Q1")], post(Get, leave_when_emptied)),
+    ("013-b", "Overflowed queues are scanned every 30 minutes instead of 15.", cfg(),
+     [*FILL, get("Q1"), AdvanceClock(900)], scan_every(1800)),
+    ("013-c", "The scan takes queues out of overflow mode whether or not they are empty.", cfg(),
+     [*FILL, AdvanceClock(900)], rebound(AdvanceClock, cqs=patched_cqs(scan_between=scan_all))),
+    ("013-d", "Overflowed queues are scanned every 10 minutes instead of 15.", cfg(),
+     [*FILL, get("Q1"), AdvanceClock(600)], scan_every(600)),
+    ("014-a", "Overflow mode does not end when the selection approves no queue.", cfg(exit=("Q1",)), FILL,
+     post(AlterOutcome, stay_without_queues)),
+    ("014-b", "Overflow mode ends when the first queue leaves it, though others remain.",
+     cfg(size=6151, ovflwmax=0, queues=("Q1", "Q2"), lgmsgsz=128),
+     [put("Q1", 1152), put("Q2", 0), FAIL, get("Q1"), AdvanceClock(900)], post(AdvanceClock, end_with_first_queue)),
+    ("015-a", "Without OVFLWSTR, overflow mode never ends as usage falls.", cfg(ovflwmax=50, ovflwstr=None),
+     [put("Q1", 300), FAIL, get("Q1")], relief(lambda model, s: float("-inf"))),
+    ("015-b", "Without OVFLWSTR, overflow mode ends once usage is below OVFLWMAX, not 20% below.",
+     cfg(size=6158, ovflwmax=50, ovflwstr=None), [put("Q1", 0), put("Q1", 2432), FAIL, get("Q1")],
+     relief(lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
+    ("016-a", "A resource structure goes through overflow processing like a queue structure.",
+     cfg(ovflwstr=None, resource=True), [put("Q1", 600)], setup(_not_resource)),
+    ("016-b", "The mq profile accepts a CFSTRUCT with CQS overflow fields.", Config(),
+     [DefineStructure(StructureDef("APP2", ovflwstr="OVFL"))], lenient(DefineStructure, "CQS-016")),
+    ("017-a", "Messages longer than LGMSGSZ are stored whole, not in parts.", cfg(lgmsgsz=128),
+     [put("Q1", 300), Inspect()], setup(lambda m: setattr(m, "lgmsgsz", 10**9))),
+    ("017-b", "The first part of a long message is also counted on the staging queue.", cfg(lgmsgsz=128),
+     [put("Q1", 300), Inspect()], first_part_staged()),
+    ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
+     [put("Q1", 1152), FAIL], chain(selecting(staging=True), rebound(AlterOutcome, _move=_real_queues),
+                                    post(AlterOutcome, without_pseudo_queue))),
+    ("019-a", "Staging parts of a selected queue's messages move to the overflow structure too.",
+     cfg(size=6151, lgmsgsz=128), [put("Q1", 1152), FAIL, Inspect()], rebound(AlterOutcome, _move=move_whole_messages)),
+    ("020-a", "OVFLWMAX is compared with list-entry usage instead of data elements.", cfg(),
+     [put("Q1", 600), Inspect()], _reached(_entries_pct)),
+    ("020-b", "OVFLWMAX is compared with combined entry and element storage.", cfg(), [put("Q1", 600), Inspect()],
+     _reached(lambda model, s: model.usage(s, "combined"))),
+    ("020-c", "Mixed reading: data elements for the OVFLWMAX check, max(entries, elements) for leaving overflow mode.",
+     cfg(size=6149, ratio=6, ovflwmax=50, ovflwstr=None), [put("Q1", 1152), put("Q1", 0), FAIL, get("Q1")],
+     usage_metric_by_step("elements", "max"), ("cqs_usage_metric",)),
+    ("021-a", "LGMSGSZ is used as given, not rounded up to a multiple of 4.", cfg(lgmsgsz=126), [put("Q1", 128)],
+     with_lgmsgsz(lambda v: min(v, 30632))),
+    ("021-b", "LGMSGSZ is not capped at 30632 bytes.", cfg(size=6400, lgmsgsz=32000), [put("Q1", 31000), Inspect()],
+     with_lgmsgsz(lambda v: (v + 3) // 4 * 4)),
+    ("021-c", "LGMSGSZ is rounded down to a multiple of 4.", cfg(lgmsgsz=126), [put("Q1", 128)],
+     with_lgmsgsz(lambda v: min(v // 4 * 4, 30632))),
+    ("022-a", "New messages for a queue in overflow mode go to the primary structure.", cfg(), [*FILL, put("Q1", 0)],
+     as_unselected(with_ovflwstr=True)),
 )
+# fmt: on

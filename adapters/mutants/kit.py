@@ -29,8 +29,10 @@ import attrs
 
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
+from cfconform.reference_model.operations import AlterQueue, AlterStructure, DefineQueue, DefineStructure
 from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
 from cfconform.reference_model.readings import AMBIGUITIES, Readings
+from cfconform.reference_model.rules import RULE_BY_ID
 from cfconform.reference_model.state import Queue, Structure
 
 from ..protocol import Adapter, Capabilities
@@ -59,7 +61,7 @@ class Mutant:
 
     Attributes:
         id: ``M-<RULE>-<letter>``, e.g. ``M-OFFLOAD-002-a``.
-        rule: the rule ID the fault breaks.
+        rule: the rule ID the fault breaks (:attr:`sentence` is its documented sentence).
         description: the fault, one sentence.
         config: the configuration of the minimal reproducer.
         scenario: the operations of the minimal reproducer; no single one can be dropped.
@@ -76,6 +78,11 @@ class Mutant:
     scenario: tuple[Any, ...] = attrs.field(converter=tuple)
     factory: Callable[[], Adapter] = attrs.field(eq=False, repr=False)
     mixes: tuple[str, ...] = attrs.field(default=(), converter=tuple, validator=_check_mixes)
+
+    @property
+    def sentence(self) -> str:
+        """The documented sentence the fault breaks: its rule's quote in the rule catalogue."""
+        return RULE_BY_ID[self.rule].citation.quote
 
 
 class MutantAdapter(ReferenceAdapter):
@@ -113,6 +120,16 @@ def mutant(
         factory=partial(MutantAdapter, mid, install, config.profile),
         mixes=tuple(mixes),
     )
+
+
+def family(name: str, *rows: tuple[Any, ...]) -> tuple[Mutant, ...]:
+    """One family's mutants, one row each: ``(suffix, description, config, scenario, patch[, mixes])``.
+
+    The ID is ``M-<name>-<suffix>`` (``suffix`` is ``NNN-x``), so the rule is ``<name>-NNN``; its sentence
+    is the rule catalogue's (:data:`cfconform.reference_model.rules.RULE_BY_ID`).  ``scenario`` is the
+    smallest reproducer, ``patch`` the installer that changes one rule function of the model.
+    """
+    return tuple(mutant(f"M-{name}-{r[0]}", *r[1:5], mixes=r[5] if len(r) > 5 else ()) for r in rows)
 
 
 # -- function and module rebinding --------------------------------------------------
@@ -201,6 +218,16 @@ def pre(op_type: type, fn: Callable[[Model, Any], Outcome | None]) -> Install:
     return wrap(op_type, make)
 
 
+def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: int, rule: str) -> Install:
+    """Refuse ``op_type`` with ``reason`` under ``rule`` where ``when(model, op)`` holds."""
+    return pre(op_type, lambda m, op: Outcome(kind, False, reason, (rule,)) if when(m, op) else None)
+
+
+def reason_for(op_type: type, old: Any, new: Any, when: Callable[[Model, Any], Any] | None = None) -> Install:
+    """Report ``new`` where ``op_type`` fails with ``old`` (and ``when(model, op)``, if given, holds)."""
+    return post(op_type, lambda m, op, o: evolve(o, reason=new) if o.reason == old and (not when or when(m, op)) else o)
+
+
 def setup(fn: Callable[[Model], None]) -> Install:
     """An installer that patches the model instance directly (attributes, state)."""
     return fn
@@ -217,15 +244,10 @@ def evolve(out: Outcome, **changes: Any) -> Outcome:
     return attrs.evolve(out, **changes)
 
 
-def lenient(
-    op_type: type,
-    rule: str,
-    apply: Callable[[Model, Any], None] | None = None,
-    when: Callable[[Model, Any], bool] | None = None,
-) -> Install:
-    """Skip the validation of ``rule``: a command the model rejects as INVALID under
-    ``rule`` (and, if given, where ``when(model, op)`` holds, checked before the
-    command runs) is answered ok and, with ``apply``, carried out unchecked."""
+def lenient(op_type: type, rule: str, when: Callable[[Model, Any], bool] | None = None) -> Install:
+    """Skip the validation of ``rule``: a command (ALTER or DEFINE of a CFSTRUCT or QLOCAL) the model
+    rejects as INVALID under ``rule`` (and, if given, where ``when(model, op)`` holds, checked before
+    the command runs) is answered ok and carried out unchecked."""
 
     def make(original: Handler) -> Handler:
         def handler(model: Model, op: Any) -> Outcome:
@@ -237,8 +259,7 @@ def lenient(
     def fn(model: Model, op: Any, out: Outcome) -> Outcome:
         if out.ok or out.reason != CMD_INVALID or rule not in out.rules:
             return out
-        if apply is not None:
-            apply(model, op)
+        UNCHECKED[op_type](model, op)
         return Outcome(out.kind)
 
     return wrap(op_type, make)
@@ -271,3 +292,12 @@ def define_queue_unchecked(model: Model, op: Any) -> None:
     """DEFINE QLOCAL carried out without validation (replacing any queue of that name)."""
     qd = force_evolve(QueueDef("X"), op.queue) if isinstance(op.queue, dict) else op.queue
     model.queues[qd.name] = Queue(qd)
+
+
+#: How each command that :func:`lenient` lets through is carried out unchecked.
+UNCHECKED: Mapping[type, Callable[[Model, Any], None]] = {
+    AlterStructure: apply_structure_changes,
+    AlterQueue: apply_queue_changes,
+    DefineStructure: define_structure_unchecked,
+    DefineQueue: define_queue_unchecked,
+}

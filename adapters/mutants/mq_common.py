@@ -47,6 +47,11 @@ def mq_config(
     return Config(profile="mq", qmgrs=qmgrs, structures=tuple(structures), queues=tuple(queues), **kw)
 
 
+def one(*, queues: Iterable[QueueDef] | None = None, qmgrs: tuple[str, ...] = ("QM01",), **fields: Any) -> Config:
+    """An MQ group of one structure ``sd(**fields)`` (and queue ``Q1`` on it, unless ``queues``)."""
+    return mq_config(sd(**fields), queues=queues, qmgrs=qmgrs)
+
+
 def qd(name: str = "Q1", cfstruct: str | None = "APP1", **fields: Any) -> QueueDef:
     return QueueDef(name, cfstruct=cfstruct, **fields)
 

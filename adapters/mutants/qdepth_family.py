@@ -1,19 +1,27 @@
-"""Mutants of the queue depth event rules (QDEPTH-001..017), profile ``mq``.
+"""Mutants of the queue depth event rules (QDEPTH-001..017), profile ``mq``: one row each (:func:`.kit.family`).
 
 Reproducers use MAXDEPTH 4 with QDEPTHHI(25) and QDEPTHLO(0), so that one put
 reaches the high limit and one get the low limit under every
 ``qdepth_percent`` reading (``MAXDEPTH(0)`` makes the first put a Queue Full),
 and one queue manager unless the rule is about the others.
+
+:func:`fire_variant` and :func:`toggle_variant` are :func:`cfconform.reference_model.events.fire`
+and ``_toggle`` with one decision changed; :func:`firing` and :func:`thresholds`
+install them into MQPUT and MQGET.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cfconform.reference_model import events, mq
+from cfconform.reference_model import outcomes as rc
+from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import (
     AlterQueue,
     Backout,
+    Commit,
     Get,
     Inspect,
     Put,
@@ -21,41 +29,242 @@ from cfconform.reference_model.operations import (
     StartQmgr,
     StopQmgr,
 )
-from cfconform.reference_model.outcomes import Outcome
+from cfconform.reference_model.outcomes import EventMessage, Outcome
+from cfconform.reference_model.state import Queue
 
 from .kit import (
     Mutant,
     Patched,
-    apply_queue_changes,
+    chain,
+    evolve,
+    family,
     lenient,
-    mutant,
     post,
     pre,
+    reason_for,
     rebind,
     rebound,
+    refuse,
+    state,
+    wrap,
 )
-from .mq_common import get, mq_config, put, qd, sd
-from .qdepth_faults import (
-    count,
-    cumulative_message,
-    defer_events_to_commit,
-    depth_unlimited,
-    firing,
-    full_one_early,
-    full_when_filled,
-    group_totals_message,
-    ignoring_switch,
-    low_on_put,
-    q_full_reason,
-    qfull_disables_hi_on_shared,
-    reject_maxdepth_zero,
-    restore_switches_on_backout,
-    stopped_stay_silent,
-    thresholds,
-    toggle_variant,
-)
+from .mq_common import get, mq_config, put, qd, sd, with_defn
 
-ON = {"qdphiev": True, "qdploev": True, "qdpmaxev": True}
+
+def toggle_variant(changes: dict[str, dict[str, bool]]) -> Callable[[Model, Queue, str], None]:
+    """``events._toggle`` where event kinds in ``changes`` set these switches instead."""
+
+    def toggle(model: Model, q: Queue, kind: str) -> None:
+        if kind not in changes:
+            events._toggle(model, q, kind)
+            return
+        for switch, value in changes[kind].items():
+            setattr(q, switch, value)
+
+    return toggle
+
+
+def fire_variant(
+    *,
+    toggle: Callable[[Model, Queue, str], None] = events._toggle,
+    message: Callable[..., EventMessage] = events._message,
+    shared_toggle_needs_perfmev: bool = False,
+    nonshared_toggles_anyway: bool = False,
+    nonshared_ignores_perfmev: bool = False,
+    coordinator_issues: bool = True,
+    others: Callable[[Model, Any], bool] = lambda model, m: m.active and m.perfmev,
+    correl: str = "new",
+    broadcast: Callable[[str], str] | None = None,
+) -> Callable[[Model, Queue, str, str], tuple[EventMessage, ...]]:
+    """:func:`cfconform.reference_model.events.fire` with one decision changed.
+
+    ``correl`` is ``new`` (one new CorrelId per event), ``same`` (never a new one)
+    or ``each`` (a new one per message); ``broadcast(kind)`` overrides the
+    ``event_broadcast`` reading per event kind.
+    """
+
+    def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
+        if q.defn.cfstruct is None:
+            owner = model.qmgrs[q.defn.qmgr]  # type: ignore[index]
+            if not owner.perfmev and not nonshared_ignores_perfmev:
+                if nonshared_toggles_anyway:
+                    toggle(model, q, kind)
+                return ()
+            toggle(model, q, kind)
+            return (message(q, owner.name, kind, 0),)
+        coordinator = model.qmgrs[detector]
+        if shared_toggle_needs_perfmev and not coordinator.perfmev:
+            return ()
+        toggle(model, q, kind)
+        reading = broadcast(kind) if broadcast else model.readings.event_broadcast
+        if not coordinator.perfmev and reading == "if-coordinator-enabled":
+            return ()
+        issuers = [coordinator] if coordinator.perfmev and coordinator_issues else []
+        issuers += [m for m in model.qmgrs.values() if m is not coordinator and others(model, m)]
+        if not issuers:
+            return ()
+        out = []
+        for i, m in enumerate(issuers):
+            if (correl == "new" and i == 0) or correl == "each":
+                model.correl += 1
+            out.append(message(q, m.name, kind, max(model.correl, 1)))
+        return tuple(out)
+
+    return fire
+
+
+def firing(**kwargs: Any) -> Callable[[Model], None]:
+    """Install a :func:`fire_variant` into MQPUT and MQGET."""
+    ns = Patched(events, fire=fire_variant(**kwargs))
+    return chain(rebound(Put, events=ns, _queue_full=rebind(mq._queue_full, events=ns)), rebound(Get, events=ns))
+
+
+def thresholds(
+    *,
+    high: Callable[..., bool] | None = None,
+    low: Callable[..., bool] | None = None,
+) -> Callable[[Model], None]:
+    """Install other ``high_reached``/``low_reached`` conversions into MQPUT and MQGET."""
+    ns = Patched(events, high_reached=high or events.high_reached, low_reached=low or events.low_reached)
+    return chain(rebound(Put, events=ns), rebound(Get, events=ns))
+
+
+def count(pct: int, maxdepth: int, how: str) -> int:
+    exact = pct * maxdepth
+    return {
+        "floor": exact // 100,
+        "ceil": -(-exact // 100),
+        "nearest": (exact + 50) // 100,
+        "intdiv": pct // 100 * maxdepth,
+    }[how]
+
+
+def qfull_disables_hi_on_shared(model: Model, q: Queue, kind: str) -> None:
+    """Mixed qfull_hi_flag: 'disabled' on shared queues, 'unchanged' on nonshared ones."""
+    events._toggle(model, q, kind)
+    if kind == "QFULL" and q.defn.cfstruct is not None:
+        q.hi = False
+
+
+def cumulative_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
+    enq, deq = q.stats.get(qmgr, (0, 0))
+    return EventMessage(qmgr, kind, q.defn.name, correl, enq, deq)
+
+
+def group_totals_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
+    enq = sum(s[0] for s in q.stats.values())
+    deq = sum(s[1] for s in q.stats.values())
+    q.stats[qmgr] = [0, 0]
+    return EventMessage(qmgr, kind, q.defn.name, correl, enq, deq)
+
+
+def ignoring_switch(op_type: type, switch: str, kind: str) -> Callable[[Model], None]:
+    """The event is checked whether or not its switch is enabled."""
+
+    def make(original: Any) -> Any:
+        def handler(model: Model, op: Any) -> Outcome:
+            q = model.queues[op.queue]
+            saved = getattr(q, switch)
+            setattr(q, switch, True)
+            out = original(model, op)
+            if not any(e.kind == kind for e in out.events):
+                setattr(q, switch, saved)
+            return out
+
+        return handler
+
+    return wrap(op_type, make)
+
+
+def low_on_put(model: Model, op: Put, out: Outcome) -> Outcome:
+    q = model.queues[op.queue]
+    d = q.defn
+    if out.ok and q.lo and events.low_reached(q.depth, d.qdepthlo, d.maxdepth, model.readings.qdepth_percent):
+        return evolve(out, events=out.events + events.fire(model, q, "QDPLO", op.qmgr))
+    return out
+
+
+def full_when_filled(model: Model, op: Put, out: Outcome) -> Outcome:
+    q = model.queues[op.queue]
+    if out.ok and q.max and q.depth >= q.defn.maxdepth:
+        return evolve(out, events=out.events + events.fire(model, q, "QFULL", op.qmgr))
+    return out
+
+
+def restore_switches_on_backout() -> Callable[[Model], None]:
+    def on_put(original: Any) -> Any:
+        def handler(model: Model, op: Put) -> Outcome:
+            q = model.queues[op.queue]
+            if op.syncpoint:
+                state(model, "switches").setdefault(op.qmgr, {}).setdefault(q.defn.name, (q.hi, q.lo, q.max))
+            return original(model, op)
+
+        return handler
+
+    def on_backout(model: Model, op: Backout, out: Outcome) -> Outcome:
+        for name, (hi, lo, mx) in state(model, "switches").pop(op.qmgr, {}).items():
+            q = model.queues[name]
+            q.hi, q.lo, q.max = hi, lo, mx
+        return out
+
+    def on_commit(model: Model, op: Commit, out: Outcome) -> Outcome:
+        state(model, "switches").pop(op.qmgr, None)
+        return out
+
+    return chain(wrap(Put, on_put), post(Backout, on_backout), post(Commit, on_commit))
+
+
+def defer_events_to_commit() -> Callable[[Model], None]:
+    def on_put(model: Model, op: Put, out: Outcome) -> Outcome:
+        if op.syncpoint and out.events:
+            held = state(model, "held")
+            held[op.qmgr] = held.get(op.qmgr, ()) + out.events
+            return evolve(out, events=())
+        return out
+
+    def on_commit(model: Model, op: Commit, out: Outcome) -> Outcome:
+        return evolve(out, events=out.events + state(model, "held").pop(op.qmgr, ()))
+
+    def on_backout(model: Model, op: Backout, out: Outcome) -> Outcome:
+        state(model, "held").pop(op.qmgr, None)
+        return out
+
+    return chain(post(Put, on_put), post(Commit, on_commit), post(Backout, on_backout))
+
+
+def depth_unlimited(model: Model, op: Put) -> Outcome | None:
+    q = model.queues[op.queue]
+    if q.depth < q.defn.maxdepth:
+        return None
+    return with_defn(q, {"maxdepth": 999_999_999}, lambda: mq.put(model, op))
+
+
+def stopped_stay_silent() -> Callable[[Model], None]:
+    """QDEPTH-016 fault: a queue manager that was ever stopped is still taken as inactive for events."""
+
+    def on_stop(model: Model, op: StopQmgr, out: Outcome) -> Outcome:
+        state(model, "stopped")[op.qmgr] = True
+        return out
+
+    def others(model: Model, m: Any) -> bool:
+        return m.active and m.perfmev and m.name not in state(model, "stopped")
+
+    return chain(post(StopQmgr, on_stop), firing(others=others))
+
+
+def _in_definition_order(model: Any, op: Any, out: Outcome) -> Outcome:
+    """Event messages listed in the group's definition order, whoever detected the event."""
+    order = list(model.qmgrs)
+    out.events = tuple(sorted(out.events, key=lambda e: order.index(e.qmgr)))
+    return out
+
+
+def _reset_everyone(model: Any, op: ResetQstats, out: Outcome) -> Outcome:
+    """M-QDEPTH-017-b: every queue manager's statistics for the queue restart."""
+    q = model.queues[op.queue]
+    for name in q.stats:
+        q.stats[name] = [0, 0]
+    return out
 
 
 def q1(**fields: Any) -> Any:
@@ -67,367 +276,124 @@ def cfg(*queues: Any, **kw: Any) -> Any:
     return mq_config(sd(), queues=list(queues) or [q1(qdphiev=True)], **kw)
 
 
-TWO_QMGRS = ("QM01", "QM02")
+def _toggles(changes: dict[str, dict[str, bool]]) -> Any:
+    return firing(toggle=toggle_variant(changes))
 
 
-def _in_definition_order(model: Any, op: Any, out: Outcome) -> Outcome:
-    """Event messages listed in the group's definition order, whoever detected the event."""
-    order = list(model.qmgrs)
-    out.events = tuple(sorted(out.events, key=lambda e: order.index(e.qmgr)))
-    return out
+def _no_qfull(m: Model, q: Queue, kind: str, det: str) -> Any:
+    return () if kind == "QFULL" else events.fire(m, q, kind, det)
 
 
-def reset_everyone(model: Any, op: ResetQstats, out: Outcome) -> Outcome:
-    """M-QDEPTH-017-b: every queue manager's statistics for the queue restart."""
-    q = model.queues[op.queue]
-    for name in q.stats:
-        q.stats[name] = [0, 0]
-    return out
+TWO = ("QM01", "QM02")
+_FULL = {"maxdepth": 0, "qdpmaxev": True}
+_LOCAL = {"maxdepth": 4, "qdepthhi": 25, "qdphiev": True}
 
-
-MUTANTS: tuple[Mutant, ...] = (
-    # QDEPTH-001: Queue Depth High
-    mutant(
-        "M-QDEPTH-001-a",
-        "Queue Depth High only when depth exceeds QDEPTHHI, not when it reaches it.",
-        cfg(),
-        [put()],
-        thresholds(high=lambda d, pct, md, reading: 100 * d > pct * md),
-    ),
-    mutant(
-        "M-QDEPTH-001-b",
-        "Queue Depth High is raised although QDPHIEV is DISABLED.",
-        cfg(q1()),
-        [put()],
-        ignoring_switch(Put, "hi", "QDPHI"),
-    ),
-    # QDEPTH-002: Queue Depth Low
-    mutant(
-        "M-QDEPTH-002-a",
-        "Queue Depth Low only when depth falls below QDEPTHLO, not when it reaches it.",
-        cfg(q1(qdploev=True)),
-        [put(), get()],
-        thresholds(low=lambda d, pct, md, reading: 100 * d < pct * md),
-    ),
-    mutant(
-        "M-QDEPTH-002-b",
-        "Queue Depth Low is also checked on puts.",
-        cfg(q1(qdploev=True, qdepthlo=50)),
-        [put()],
-        post(Put, low_on_put),
-    ),
-    mutant(
-        "M-QDEPTH-002-c",
-        "Queue Depth Low is raised although QDPLOEV is DISABLED.",
-        cfg(q1()),
-        [put(), get()],
-        ignoring_switch(Get, "lo", "QDPLO"),
-    ),
-    # QDEPTH-003: Queue Full
-    mutant(
-        "M-QDEPTH-003-a",
-        "No Queue Full event: the rejected put is all that happens.",
-        cfg(q1(maxdepth=0, qdpmaxev=True)),
-        [put()],
-        rebound(
-            Put,
-            _queue_full=rebind(
-                mq._queue_full,
-                events=Patched(
-                    events, fire=lambda m, q, kind, det: () if kind == "QFULL" else events.fire(m, q, kind, det)
-                ),
-            ),
-        ),
-    ),
-    mutant(
-        "M-QDEPTH-003-b",
-        "Queue Full is raised by the put that fills the queue, not the first one rejected.",
-        cfg(q1(maxdepth=1, qdpmaxev=True)),
-        [put()],
-        post(Put, full_when_filled),
-    ),
-    mutant(
-        "M-QDEPTH-003-c",
-        "Queue Full is raised although QDPMAXEV is DISABLED.",
-        cfg(q1(maxdepth=0)),
-        [put()],
-        ignoring_switch(Put, "max", "QFULL"),
-    ),
-    # QDEPTH-004: High event switches
-    mutant(
-        "M-QDEPTH-004-a",
-        "A high event leaves QDPHIEV ENABLED (repeated high events).",
-        cfg(),
-        [put(), put()],
-        firing(toggle=toggle_variant({"QDPHI": {"lo": True, "max": True}})),
-    ),
-    mutant(
-        "M-QDEPTH-004-b",
-        "A high event does not enable QDPLOEV.",
-        cfg(),
-        [put(), get()],
-        firing(toggle=toggle_variant({"QDPHI": {"hi": False, "max": True}})),
-    ),
-    mutant(
-        "M-QDEPTH-004-c",
-        "A high event does not enable QDPMAXEV.",
-        cfg(q1(qdphiev=True, maxdepth=1, qdepthhi=100)),
-        [put(), put()],
-        firing(toggle=toggle_variant({"QDPHI": {"hi": False, "lo": True}})),
-    ),
-    # QDEPTH-005: Low event switches
-    mutant(
-        "M-QDEPTH-005-a",
-        "A low event does not enable QDPHIEV.",
-        cfg(q1(qdploev=True)),
-        [put(), get(), put()],
-        firing(toggle=toggle_variant({"QDPLO": {"lo": False, "max": True}})),
-    ),
-    mutant(
-        "M-QDEPTH-005-b",
-        "A low event leaves QDPLOEV ENABLED.",
-        cfg(q1(qdploev=True)),
-        [put(), get(), Inspect()],
-        firing(toggle=toggle_variant({"QDPLO": {"hi": True, "max": True}})),
-    ),
-    mutant(
-        "M-QDEPTH-005-c",
-        "A low event does not enable QDPMAXEV.",
-        cfg(q1(qdploev=True)),
-        [put(), get(), Inspect()],
-        firing(toggle=toggle_variant({"QDPLO": {"hi": True, "lo": False}})),
-    ),
-    # QDEPTH-006: Full event switches
-    mutant(
-        "M-QDEPTH-006-a",
-        "A Queue Full event leaves QDPMAXEV ENABLED (repeated Queue Full events).",
-        cfg(q1(maxdepth=0, qdpmaxev=True)),
-        [put(), put()],
-        firing(toggle=toggle_variant({"QFULL": {"lo": True}})),
-    ),
-    mutant(
-        "M-QDEPTH-006-b",
-        "A Queue Full event does not enable QDPLOEV.",
-        cfg(q1(maxdepth=0, qdpmaxev=True)),
-        [put(), Inspect()],
-        firing(toggle=toggle_variant({"QFULL": {"max": False}})),
-    ),
-    mutant(
-        "M-QDEPTH-006-c",
-        "A Queue Full event enables QDPHIEV.",
-        cfg(q1(maxdepth=0, qdpmaxev=True)),
-        [put(), Inspect()],
-        firing(toggle=toggle_variant({"QFULL": {"hi": True, "lo": True, "max": False}})),
-    ),
-    mutant(
-        "M-QDEPTH-006-d",
-        "Mixed reading: Queue Full disables QDPHIEV on shared queues only.",
-        cfg(
-            q1(maxdepth=0, qdphiev=True, qdpmaxev=True),
-            qd("Q2", None, qmgr="QM01", maxdepth=0, qdphiev=True, qdpmaxev=True),
-        ),
-        [put(), put(queue="Q2"), Inspect()],
-        firing(toggle=qfull_disables_hi_on_shared),
-        mixes=("qfull_hi_flag",),
-    ),
-    # QDEPTH-007: shared queues toggle even with PERFMEV DISABLED
-    mutant(
-        "M-QDEPTH-007-a",
-        "Shared-queue switches are not toggled when the detecting queue manager has PERFMEV(DISABLED).",
-        cfg(perfmev_disabled=("QM01",)),
-        [put(), Inspect()],
-        firing(shared_toggle_needs_perfmev=True),
-    ),
-    # QDEPTH-008: nonshared queues: nothing while PERFMEV DISABLED
-    mutant(
-        "M-QDEPTH-008-a",
-        "A nonshared queue's switches toggle while PERFMEV is DISABLED.",
-        cfg(qd("Q1", None, qmgr="QM01", maxdepth=4, qdepthhi=25, qdphiev=True), perfmev_disabled=("QM01",)),
-        [put(), Inspect()],
-        firing(nonshared_toggles_anyway=True),
-    ),
-    mutant(
-        "M-QDEPTH-008-b",
-        "A nonshared queue issues event messages while PERFMEV is DISABLED.",
-        cfg(qd("Q1", None, qmgr="QM01", maxdepth=4, qdepthhi=25, qdphiev=True), perfmev_disabled=("QM01",)),
-        [put()],
-        firing(nonshared_ignores_perfmev=True),
-    ),
-    # QDEPTH-009: the detecting queue manager issues an event message with a new CorrelId
-    mutant(
-        "M-QDEPTH-009-a",
-        "Every event message carries the same CorrelId.",
-        cfg(q1(qdphiev=True)),
-        [put(), get()],
-        firing(correl="same"),
-    ),
-    mutant(
-        "M-QDEPTH-009-b",
-        "The detecting queue manager issues no event message.",
-        cfg(),
-        [put()],
-        firing(coordinator_issues=False),
-    ),
-    mutant(
-        "M-QDEPTH-009-c",
-        "The first queue manager of the group issues its event message first, not the one that detected "
-        "the event (the coordinator issues its own, then broadcasts).",
-        cfg(qmgrs=TWO_QMGRS),
-        [put(qmgr="QM02")],
-        post(Put, _in_definition_order),
-    ),
-    # QDEPTH-010: every other active PERFMEV-enabled queue manager issues one with the same CorrelId
-    mutant(
-        "M-QDEPTH-010-a",
-        "Each queue manager's event message gets a CorrelId of its own.",
-        cfg(qmgrs=TWO_QMGRS),
-        [put()],
-        firing(correl="each"),
-    ),
-    mutant(
-        "M-QDEPTH-010-b",
-        "Only the detecting queue manager issues an event message.",
-        cfg(qmgrs=TWO_QMGRS),
-        [put()],
-        firing(others=lambda model, m: False),
-    ),
-    mutant(
-        "M-QDEPTH-010-c",
-        "Queue managers with PERFMEV(DISABLED) issue event messages too.",
-        cfg(qmgrs=TWO_QMGRS, perfmev_disabled=("QM02",)),
-        [put()],
-        firing(others=lambda model, m: m.active),
-    ),
-    mutant(
-        "M-QDEPTH-010-d",
-        "Mixed reading: high events are broadcast always, low events only if the coordinator has PERFMEV(ENABLED).",
-        cfg(q1(qdphiev=True), qmgrs=TWO_QMGRS, perfmev_disabled=("QM01",)),
-        [put(), get()],
-        firing(broadcast=lambda kind: "always" if kind == "QDPHI" else "if-coordinator-enabled"),
-        mixes=("event_broadcast",),
-    ),
-    # QDEPTH-011: statistics since the last event message
-    mutant(
-        "M-QDEPTH-011-a",
-        "MsgEnqCount/MsgDeqCount are not reset by an event message (cumulative).",
-        cfg(q1(qdphiev=True)),
-        [put(), get()],
-        firing(message=cumulative_message),
-    ),
-    mutant(
-        "M-QDEPTH-011-b",
-        "Each event message carries the group's totals, not its queue manager's.",
-        cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO_QMGRS),
-        [put(qmgr="QM02"), put()],
-        firing(message=group_totals_message),
-    ),
-    # QDEPTH-012: events outside syncpoint
-    mutant(
-        "M-QDEPTH-012-a",
-        "A backout restores the event switches.",
-        cfg(),
-        [put(syncpoint=True), Backout("QM01"), put()],
-        restore_switches_on_backout(),
-    ),
-    mutant(
-        "M-QDEPTH-012-b",
-        "Events of puts under syncpoint are held until commit.",
-        cfg(),
-        [put(syncpoint=True)],
-        defer_events_to_commit(),
-    ),
-    # QDEPTH-013: percent-to-count conversion (real, floor or ceil)
-    mutant(
-        "M-QDEPTH-013-a",
-        "QDEPTHHI percent is rounded to the nearest count.",
-        cfg(q1(maxdepth=10, qdepthhi=12, qdphiev=True), qd("Q2", maxdepth=10, qdepthhi=17, qdphiev=True)),
-        [put(), put(queue="Q2")],
-        thresholds(high=lambda d, pct, md, reading: d >= count(pct, md, "nearest")),
-    ),
-    mutant(
-        "M-QDEPTH-013-b",
-        "The limit is computed as QDEPTHHI // 100 * MAXDEPTH (integer division first).",
-        cfg(q1(maxdepth=10, qdepthhi=50, qdphiev=True)),
-        [put()],
-        thresholds(high=lambda d, pct, md, reading: d >= count(pct, md, "intdiv")),
-    ),
-    mutant(
-        "M-QDEPTH-013-c",
-        "Mixed reading: floor for QDEPTHHI, ceil for QDEPTHLO.",
-        cfg(q1(maxdepth=10, qdepthhi=15, qdepthlo=5, qdphiev=True)),
-        [put(), put(), get()],
-        thresholds(
-            high=lambda d, pct, md, reading: d >= count(pct, md, "floor"),
-            low=lambda d, pct, md, reading: d <= count(pct, md, "ceil"),
-        ),
-        mixes=("qdepth_percent",),
-    ),
-    # QDEPTH-014: ranges
-    mutant(
-        "M-QDEPTH-014-a",
-        "QDEPTHHI above 100 is accepted.",
-        cfg(),
-        [AlterQueue("Q1", {"qdepthhi": 101})],
-        lenient(AlterQueue, "QDEPTH-014", apply_queue_changes),
-    ),
-    mutant(
-        "M-QDEPTH-014-b",
-        "MAXDEPTH above 999999999 is accepted.",
-        cfg(),
-        [AlterQueue("Q1", {"maxdepth": 1_000_000_000})],
-        lenient(AlterQueue, "QDEPTH-014", apply_queue_changes),
-    ),
-    mutant(
-        "M-QDEPTH-014-c",
-        "MAXDEPTH(0) is rejected.",
-        cfg(),
-        [AlterQueue("Q1", {"maxdepth": 0})],
-        pre(AlterQueue, reject_maxdepth_zero),
-    ),
-    # QDEPTH-015: a put to a queue at MAXDEPTH fails with 2053
-    mutant("M-QDEPTH-015-a", "MAXDEPTH is not enforced.", cfg(q1(maxdepth=0)), [put()], pre(Put, depth_unlimited)),
-    mutant(
-        "M-QDEPTH-015-b",
-        "The queue is full one message early (depth + 1 >= MAXDEPTH).",
-        cfg(q1(maxdepth=1)),
-        [put()],
-        pre(Put, full_one_early),
-    ),
-    mutant(
-        "M-QDEPTH-015-c",
-        "A put to a full queue fails with 2192 instead of 2053.",
-        mq_config(sd(size=8192), queues=[q1(maxdepth=0)]),  # plenty of room (Table 2): not a full structure
-        [Inspect(), put()],
-        post(Put, q_full_reason),
-    ),
-    # QDEPTH-016: inactive queue managers issue no event messages
-    mutant(
-        "M-QDEPTH-016-a",
-        "A stopped queue manager still issues event messages.",
-        cfg(qmgrs=TWO_QMGRS),
-        [StopQmgr("QM02"), put()],
-        firing(others=lambda model, m: m.perfmev),
-    ),
-    mutant(
-        "M-QDEPTH-016-b",
-        "A restarted queue manager is still taken as inactive: it issues no event messages.",
-        cfg(qmgrs=TWO_QMGRS),
-        [StopQmgr("QM02"), StartQmgr("QM02"), put()],
-        stopped_stay_silent(),
-    ),
-    # QDEPTH-017: RESET QSTATS restarts the issuing queue manager's counts
-    mutant(
-        "M-QDEPTH-017-a",
-        "RESET QSTATS is acknowledged but resets nothing.",
-        cfg(q1(qdepthhi=50, qdphiev=True)),
-        [put(), ResetQstats("QM01", "Q1"), put()],
-        pre(ResetQstats, lambda model, op: Outcome("reset_qstats", rules=("QDEPTH-017",))),
-    ),
-    mutant(
-        "M-QDEPTH-017-b",
-        "RESET QSTATS resets every queue manager's counts, not only the issuing one's.",
-        cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO_QMGRS),
-        [put(qmgr="QM02"), ResetQstats("QM01", "Q1"), put()],
-        post(ResetQstats, reset_everyone),
-    ),
+# fmt: off
+MUTANTS: tuple[Mutant, ...] = family(
+    "QDEPTH",
+    ("001-a", "Queue Depth High only when depth exceeds QDEPTHHI, not when it reaches it.", cfg(), [put()],
+     thresholds(high=lambda d, pct, md, reading: 100 * d > pct * md)),
+    ("001-b", "Queue Depth High is raised although QDPHIEV is DISABLED.", cfg(q1()), [put()],
+     ignoring_switch(Put, "hi", "QDPHI")),
+    ("002-a", "Queue Depth Low only when depth falls below QDEPTHLO, not when it reaches it.", cfg(q1(qdploev=True)),
+     [put(), get()], thresholds(low=lambda d, pct, md, reading: 100 * d < pct * md)),
+    ("002-b", "Queue Depth Low is also checked on puts.", cfg(q1(qdploev=True, qdepthlo=50)), [put()],
+     post(Put, low_on_put)),
+    ("002-c", "Queue Depth Low is raised although QDPLOEV is DISABLED.", cfg(q1()), [put(), get()],
+     ignoring_switch(Get, "lo", "QDPLO")),
+    ("003-a", "No Queue Full event: the rejected put is all that happens.", cfg(q1(**_FULL)), [put()],
+     rebound(Put, _queue_full=rebind(mq._queue_full, events=Patched(events, fire=_no_qfull)))),
+    ("003-b", "Queue Full is raised by the put that fills the queue, not the first one rejected.",
+     cfg(q1(maxdepth=1, qdpmaxev=True)), [put()], post(Put, full_when_filled)),
+    ("003-c", "Queue Full is raised although QDPMAXEV is DISABLED.", cfg(q1(maxdepth=0)), [put()],
+     ignoring_switch(Put, "max", "QFULL")),
+    ("004-a", "A high event leaves QDPHIEV ENABLED (repeated high events).", cfg(), [put(), put()],
+     _toggles({"QDPHI": {"lo": True, "max": True}})),
+    ("004-b", "A high event does not enable QDPLOEV.", cfg(), [put(), get()],
+     _toggles({"QDPHI": {"hi": False, "max": True}})),
+    ("004-c", "A high event does not enable QDPMAXEV.", cfg(q1(qdphiev=True, maxdepth=1, qdepthhi=100)),
+     [put(), put()], _toggles({"QDPHI": {"hi": False, "lo": True}})),
+    ("005-a", "A low event does not enable QDPHIEV.", cfg(q1(qdploev=True)), [put(), get(), put()],
+     _toggles({"QDPLO": {"lo": False, "max": True}})),
+    ("005-b", "A low event leaves QDPLOEV ENABLED.", cfg(q1(qdploev=True)), [put(), get(), Inspect()],
+     _toggles({"QDPLO": {"hi": True, "max": True}})),
+    ("005-c", "A low event does not enable QDPMAXEV.", cfg(q1(qdploev=True)), [put(), get(), Inspect()],
+     _toggles({"QDPLO": {"hi": True, "lo": False}})),
+    ("006-a", "A Queue Full event leaves QDPMAXEV ENABLED (repeated Queue Full events).", cfg(q1(**_FULL)),
+     [put(), put()], _toggles({"QFULL": {"lo": True}})),
+    ("006-b", "A Queue Full event does not enable QDPLOEV.", cfg(q1(**_FULL)), [put(), Inspect()],
+     _toggles({"QFULL": {"max": False}})),
+    ("006-c", "A Queue Full event enables QDPHIEV.", cfg(q1(**_FULL)), [put(), Inspect()],
+     _toggles({"QFULL": {"hi": True, "lo": True, "max": False}})),
+    ("006-d", "Mixed reading: Queue Full disables QDPHIEV on shared queues only.",
+     cfg(q1(**_FULL, qdphiev=True), qd("Q2", None, qmgr="QM01", maxdepth=0, qdphiev=True, qdpmaxev=True)),
+     [put(), put(queue="Q2"), Inspect()], firing(toggle=qfull_disables_hi_on_shared), ("qfull_hi_flag",)),
+    ("007-a", "Shared-queue switches are not toggled when the detecting queue manager has PERFMEV(DISABLED).",
+     cfg(perfmev_disabled=("QM01",)), [put(), Inspect()], firing(shared_toggle_needs_perfmev=True)),
+    ("008-a", "A nonshared queue's switches toggle while PERFMEV is DISABLED.",
+     cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put(), Inspect()],
+     firing(nonshared_toggles_anyway=True)),
+    ("008-b", "A nonshared queue issues event messages while PERFMEV is DISABLED.",
+     cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put()],
+     firing(nonshared_ignores_perfmev=True)),
+    ("009-a", "Every event message carries the same CorrelId.", cfg(q1(qdphiev=True)), [put(), get()],
+     firing(correl="same")),
+    ("009-b", "The detecting queue manager issues no event message.", cfg(), [put()], firing(coordinator_issues=False)),
+    ("009-c", "The first queue manager of the group issues its event message first, not the one that detected "
+     "the event (the coordinator issues its own, then broadcasts).", cfg(qmgrs=TWO), [put(qmgr="QM02")],
+     post(Put, _in_definition_order)),
+    ("010-a", "Each queue manager's event message gets a CorrelId of its own.", cfg(qmgrs=TWO), [put()],
+     firing(correl="each")),
+    ("010-b", "Only the detecting queue manager issues an event message.", cfg(qmgrs=TWO), [put()],
+     firing(others=lambda model, m: False)),
+    ("010-c", "Queue managers with PERFMEV(DISABLED) issue event messages too.",
+     cfg(qmgrs=TWO, perfmev_disabled=("QM02",)), [put()], firing(others=lambda model, m: m.active)),
+    ("010-d", "Mixed reading: high events are broadcast always, low events only if the coordinator has "
+     "PERFMEV(ENABLED).",
+     cfg(q1(qdphiev=True), qmgrs=TWO, perfmev_disabled=("QM01",)), [put(), get()],
+     firing(broadcast=lambda kind: "always" if kind == "QDPHI" else "if-coordinator-enabled"), ("event_broadcast",)),
+    ("011-a", "MsgEnqCount/MsgDeqCount are not reset by an event message (cumulative).", cfg(q1(qdphiev=True)),
+     [put(), get()], firing(message=cumulative_message)),
+    ("011-b", "Each event message carries the group's totals, not its queue manager's.",
+     cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], firing(message=group_totals_message)),
+    ("012-a", "A backout restores the event switches.", cfg(), [put(syncpoint=True), Backout("QM01"), put()],
+     restore_switches_on_backout()),
+    ("012-b", "Events of puts under syncpoint are held until commit.", cfg(), [put(syncpoint=True)],
+     defer_events_to_commit()),
+    ("013-a", "QDEPTHHI percent is rounded to the nearest count.",
+     cfg(q1(maxdepth=10, qdepthhi=12, qdphiev=True), qd("Q2", maxdepth=10, qdepthhi=17, qdphiev=True)),
+     [put(), put(queue="Q2")], thresholds(high=lambda d, pct, md, reading: d >= count(pct, md, "nearest"))),
+    ("013-b", "The limit is computed as QDEPTHHI // 100 * MAXDEPTH (integer division first).",
+     cfg(q1(maxdepth=10, qdepthhi=50, qdphiev=True)), [put()],
+     thresholds(high=lambda d, pct, md, reading: d >= count(pct, md, "intdiv"))),
+    ("013-c", "Mixed reading: floor for QDEPTHHI, ceil for QDEPTHLO.",
+     cfg(q1(maxdepth=10, qdepthhi=15, qdepthlo=5, qdphiev=True)), [put(), put(), get()],
+     thresholds(high=lambda d, pct, md, reading: d >= count(pct, md, "floor"),
+                low=lambda d, pct, md, reading: d <= count(pct, md, "ceil")), ("qdepth_percent",)),
+    ("014-a", "QDEPTHHI above 100 is accepted.", cfg(), [AlterQueue("Q1", {"qdepthhi": 101})],
+     lenient(AlterQueue, "QDEPTH-014")),
+    ("014-b", "MAXDEPTH above 999999999 is accepted.", cfg(), [AlterQueue("Q1", {"maxdepth": 1_000_000_000})],
+     lenient(AlterQueue, "QDEPTH-014")),
+    ("014-c", "MAXDEPTH(0) is rejected.", cfg(), [AlterQueue("Q1", {"maxdepth": 0})],
+     refuse(AlterQueue, lambda m, op: dict(op.changes).get("maxdepth") == 0, "alter_queue", rc.CMD_INVALID,
+            "QDEPTH-014")),
+    ("015-a", "MAXDEPTH is not enforced.", cfg(q1(maxdepth=0)), [put()], pre(Put, depth_unlimited)),
+    ("015-b", "The queue is full one message early (depth + 1 >= MAXDEPTH).", cfg(q1(maxdepth=1)), [put()],
+     refuse(Put, lambda m, op: m.queues[op.queue].depth + 1 >= m.queues[op.queue].defn.maxdepth, "put",
+            rc.MQRC_Q_FULL, "QDEPTH-015")),
+    # plenty of room (Table 2): not a full structure
+    ("015-c", "A put to a full queue fails with 2192 instead of 2053.",
+     mq_config(sd(size=8192), queues=[q1(maxdepth=0)]),
+     [Inspect(), put()], reason_for(Put, rc.MQRC_Q_FULL, rc.MQRC_STORAGE_MEDIUM_FULL)),
+    ("016-a", "A stopped queue manager still issues event messages.", cfg(qmgrs=TWO), [StopQmgr("QM02"), put()],
+     firing(others=lambda model, m: m.perfmev)),
+    ("016-b", "A restarted queue manager is still taken as inactive: it issues no event messages.", cfg(qmgrs=TWO),
+     [StopQmgr("QM02"), StartQmgr("QM02"), put()], stopped_stay_silent()),
+    ("017-a", "RESET QSTATS is acknowledged but resets nothing.", cfg(q1(qdepthhi=50, qdphiev=True)),
+     [put(), ResetQstats("QM01", "Q1"), put()],
+     pre(ResetQstats, lambda model, op: Outcome("reset_qstats", rules=("QDEPTH-017",)))),
+    ("017-b", "RESET QSTATS resets every queue manager's counts, not only the issuing one's.",
+     cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), ResetQstats("QM01", "Q1"), put()],
+     post(ResetQstats, _reset_everyone)),
 )
+# fmt: on

@@ -1,4 +1,4 @@
-"""Mutants of the queue semantics the rules rely on (QUEUE-001..005), profiles ``mq`` and ``cqs``.
+"""Mutants of the queue semantics the rules rely on (QUEUE-001..005), profiles ``mq`` and ``cqs``: one row each.
 
 Reproducers tag their messages 1, 2, ... so that gets show the order, and use
 Inspect where only the reported depth is wrong.
@@ -10,50 +10,45 @@ from typing import Any
 
 from cfconform.reference_model import mq
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import (
-    Backout,
-    Commit,
-    Get,
-    Inspect,
-    Put,
-    StopQmgr,
-)
-from cfconform.reference_model.outcomes import (
-    MQRC_NO_MSG_AVAILABLE,
-    Outcome,
-)
+from cfconform.reference_model.operations import Backout, Commit, Get, Inspect, Put, StopQmgr
+from cfconform.reference_model.outcomes import MQRC_NO_MSG_AVAILABLE, Outcome
 
-from .kit import Mutant, evolve, mutant, post, pre, rebound, wrap
-from .mq_common import get, mq_config, put, qd, sd, structure_of, with_defn
+from .kit import Mutant, evolve, family, post, pre, rebound, wrap
+from .mq_common import get, mq_config, one, put, qd, sd, structure_of, with_defn
 
 
-def _empty_get_ok(model: Model, op: Get, out: Outcome) -> Outcome:
-    return Outcome("get", True) if out.reason == MQRC_NO_MSG_AVAILABLE else out
+def _around(op_type: type, before: Any, after: Any = None) -> Any:
+    """``op_type`` handled by the model between ``saved = before(model, op)`` and ``after(model, op, saved)``."""
+
+    def make(original: Any) -> Any:
+        def handler(model: Model, op: Any) -> Outcome:
+            saved = before(model, op)
+            try:
+                return original(model, op)
+            finally:
+                if after is not None:
+                    after(model, op, saved)
+
+        return handler
+
+    return wrap(op_type, make)
 
 
-def _cqs_lifo(original: Any) -> Any:
-    def handler(model: Model, op: Get) -> Outcome:
-        msgs = model.queues[op.queue].msgs
-        msgs.reverse()
-        try:
-            return original(model, op)
-        finally:
-            msgs.reverse()
-
-    return handler
+def _reverse(model: Model, op: Get, *_: Any) -> None:
+    model.queues[op.queue].msgs.reverse()
 
 
-def _see_uncommitted(original: Any) -> Any:
-    def handler(model: Model, op: Get) -> Outcome:
-        hidden = [m for m in model.queues[op.queue].msgs if m.uncommitted]
-        for m in hidden:
-            m.uncommitted = False
-        out = original(model, op)
-        for m in hidden:
+def _unhide(model: Model, op: Get) -> list[Any]:
+    hidden = [m for m in model.queues[op.queue].msgs if m.uncommitted]
+    for m in hidden:
+        m.uncommitted = False
+    return hidden
+
+
+def _rehide(model: Model, op: Any, hidden: list[Any]) -> None:
+    for m in hidden:
+        if m is not None:
             m.uncommitted = True
-        return out
-
-    return handler
 
 
 def _backout_commits(original: Any) -> Any:
@@ -66,42 +61,23 @@ def _backout_commits(original: Any) -> Any:
     return handler
 
 
-def _commit_hides_puts(original: Any) -> Any:
-    def handler(model: Model, op: Commit) -> Outcome:
-        puts = [model.live.get(seq) for action, _, seq in model.qmgrs[op.qmgr].uow if action == "put"]
-        out = original(model, op)
-        for m in puts:
-            if m is not None:
-                m.uncommitted = True
-        return out
-
-    return handler
+def _uow(model: Model, op: Any, action: str) -> list[Any]:
+    return [(name, model.live.get(seq)) for a, name, seq in model.qmgrs[op.qmgr].uow if a == action]
 
 
-def _backout_to_end(original: Any) -> Any:
-    def handler(model: Model, op: Backout) -> Outcome:
-        qm = model.qmgrs[op.qmgr]
-        got = [(name, model.live.get(seq)) for action, name, seq in qm.uow if action == "get"]
-        out = original(model, op)
-        for name, m in got:
-            msgs = model.queues[name].msgs
-            if m is not None and m in msgs:
-                msgs.remove(m)
-                msgs.append(m)
-        return out
-
-    return handler
+def _to_end(model: Model, op: Backout, got: list[Any]) -> None:
+    for name, m in got:
+        msgs = model.queues[name].msgs
+        if m is not None and m in msgs:
+            msgs.remove(m)
+            msgs.append(m)
 
 
-def _get_without_lock(original: Any) -> Any:
-    def handler(model: Model, op: Get) -> Outcome:
-        out = original(model, op)
-        if op.syncpoint and out.ok:
-            for m in model.queues[op.queue].msgs:
-                m.locked = False
-        return out
-
-    return handler
+def _unlock(model: Model, op: Get, out: Outcome) -> Outcome:
+    if op.syncpoint and out.ok:
+        for m in model.queues[op.queue].msgs:
+            m.locked = False
+    return out
 
 
 def _backout_drops_gets(model: Model, op: Backout) -> Outcome | None:
@@ -131,14 +107,10 @@ def _usage_without_locked(model: Model, op: Get, out: Outcome) -> Outcome:
 
 def _depth_view(adjust: Any) -> Any:
     def fn(model: Model, op: Inspect, out: Outcome) -> Outcome:
-        value = dict(out.value)
-        value["queues"] = {
-            name: {**fields, "depth": fields["depth"] + adjust(model.queues[name])}
-            for name, fields in out.value["queues"].items()
-        }
-        return evolve(out, value=value)
+        queues = {n: {**f, "depth": f["depth"] + adjust(model.queues[n])} for n, f in out.value["queues"].items()}
+        return evolve(out, value={**dict(out.value), "queues": queues})
 
-    return fn
+    return post(Inspect, fn)
 
 
 def _maxdepth_committed_only(model: Model, op: Put) -> Outcome | None:
@@ -149,21 +121,14 @@ def _maxdepth_committed_only(model: Model, op: Put) -> Outcome | None:
     return with_defn(q, {"maxdepth": q.defn.maxdepth + pending}, lambda: mq.put(model, op))
 
 
-def _stopped_can(op_type: type) -> Any:
-    def make(original: Any) -> Any:
-        def handler(model: Model, op: Any) -> Outcome:
-            qm = model.qmgrs[op.qmgr]
-            if qm.active:
-                return original(model, op)
-            qm.active = True
-            try:
-                return original(model, op)
-            finally:
-                qm.active = False
+def _start(model: Model, op: Any) -> bool:
+    qm = model.qmgrs[op.qmgr]
+    was, qm.active = qm.active, True
+    return was
 
-        return handler
 
-    return wrap(op_type, make)
+def _restore(model: Model, op: Any, was: bool) -> None:
+    model.qmgrs[op.qmgr].active = was
 
 
 def _cqs_cfg() -> Any:
@@ -172,125 +137,43 @@ def _cqs_cfg() -> Any:
     return cfg(size=6151)
 
 
-TWO_QMGRS = ("QM01", "QM02")
+_COMMIT_ALL = lambda model, qm, commit: mq._settle(model, qm, True)  # noqa: E731
 
-
-MUTANTS: tuple[Mutant, ...] = (
-    # QUEUE-001: FIFO; empty queue answers 2033 / NO_MSG
-    mutant(
-        "M-QUEUE-001-a",
-        "Gets return the newest message first (LIFO).",
-        mq_config(sd()),
-        [put(tag=1), put(tag=2), get()],
-        rebound(Get, enumerate=lambda msgs: reversed(list(enumerate(msgs)))),
-    ),
-    mutant(
-        "M-QUEUE-001-b",
-        "A get from an empty queue answers ok with no message.",
-        mq_config(sd()),
-        [get()],
-        post(Get, _empty_get_ok),
-    ),
-    mutant(
-        "M-QUEUE-001-c",
-        "CQS: CQSREAD returns the newest data object first.",
-        _cqs_cfg(),
-        [Put("QM01", "Q1", 0, tag=1), Put("QM01", "Q1", 0, tag=2), Get("QM01", "Q1")],
-        wrap(Get, _cqs_lifo),
-    ),
-    # QUEUE-002: uncommitted puts invisible; backout discards them
-    mutant(
-        "M-QUEUE-002-a",
-        "Messages put under syncpoint are visible before commit.",
-        mq_config(sd()),
-        [put(syncpoint=True), get()],
-        wrap(Get, _see_uncommitted),
-    ),
-    mutant(
-        "M-QUEUE-002-b",
-        "Backout commits the unit of work.",
-        mq_config(sd()),
-        [put(syncpoint=True), Backout("QM01"), get()],
-        wrap(Backout, _backout_commits),
-    ),
-    mutant(
-        "M-QUEUE-002-c",
-        "Commit leaves the unit of work's puts invisible.",
-        mq_config(sd()),
-        [put(syncpoint=True), Commit("QM01"), get()],
-        wrap(Commit, _commit_hides_puts),
-    ),
-    # QUEUE-003: gets under syncpoint locked until commit; backout puts them back in place
-    mutant(
-        "M-QUEUE-003-a",
-        "Backout puts messages got under syncpoint back at the end of the queue.",
-        mq_config(sd()),
-        [put(tag=1), put(tag=2), get(syncpoint=True), Backout("QM01"), get()],
-        wrap(Backout, _backout_to_end),
-    ),
-    mutant(
-        "M-QUEUE-003-b",
-        "A message got under syncpoint is not locked: other gets see it.",
-        mq_config(sd()),
-        [put(), get(syncpoint=True), get()],
-        wrap(Get, _get_without_lock),
-    ),
-    mutant(
-        "M-QUEUE-003-c",
-        "Backout deletes the messages got under syncpoint.",
-        mq_config(sd()),
-        [put(), get(syncpoint=True), Backout("QM01"), get()],
-        pre(Backout, _backout_drops_gets),
-    ),
-    mutant(
-        "M-QUEUE-003-d",
-        "A get under syncpoint frees the message's storage before commit.",
-        mq_config(sd()),
-        [put(), get(syncpoint=True)],
-        post(Get, _usage_without_locked),
-    ),
-    # QUEUE-004: depth counts uncommitted puts, not messages got under syncpoint
-    mutant(
-        "M-QUEUE-004-a",
-        "Depth leaves out uncommitted puts.",
-        mq_config(sd()),
-        [put(syncpoint=True), Inspect()],
-        post(Inspect, _depth_view(lambda q: -sum(1 for m in q.msgs if m.uncommitted))),
-    ),
-    mutant(
-        "M-QUEUE-004-b",
-        "Depth includes messages got under syncpoint.",
-        mq_config(sd()),
-        [put(), get(syncpoint=True), Inspect()],
-        post(Inspect, _depth_view(lambda q: sum(1 for m in q.msgs if m.locked))),
-    ),
-    mutant(
-        "M-QUEUE-004-c",
-        "MAXDEPTH is checked against committed messages only.",
-        mq_config(sd(), queues=[qd(maxdepth=1)]),
-        [put(syncpoint=True), put()],
-        pre(Put, _maxdepth_committed_only),
-    ),
-    # QUEUE-005: a stopping queue manager's unit of work is backed out; a stopped one cannot put or get
-    mutant(
-        "M-QUEUE-005-a",
-        "A stopped queue manager can still put.",
-        mq_config(sd()),
-        [StopQmgr("QM01"), put()],
-        _stopped_can(Put),
-    ),
-    mutant(
-        "M-QUEUE-005-b",
-        "Stopping a queue manager commits its unit of work.",
-        mq_config(sd(), qmgrs=TWO_QMGRS),
-        [put(syncpoint=True), StopQmgr("QM01"), get(qmgr="QM02")],
-        rebound(StopQmgr, _settle=lambda model, qm, commit: mq._settle(model, qm, True)),
-    ),
-    mutant(
-        "M-QUEUE-005-c",
-        "A stopped queue manager can still get.",
-        mq_config(sd()),
-        [put(), StopQmgr("QM01"), get()],
-        _stopped_can(Get),
-    ),
+# fmt: off
+MUTANTS: tuple[Mutant, ...] = family(
+    "QUEUE",
+    ("001-a", "Gets return the newest message first (LIFO).", one(), [put(tag=1), put(tag=2), get()],
+     rebound(Get, enumerate=lambda msgs: reversed(list(enumerate(msgs))))),
+    ("001-b", "A get from an empty queue answers ok with no message.", one(), [get()],
+     post(Get, lambda m, op, o: Outcome("get", True) if o.reason == MQRC_NO_MSG_AVAILABLE else o)),
+    ("001-c", "CQS: CQSREAD returns the newest data object first.", _cqs_cfg(),
+     [Put("QM01", "Q1", 0, tag=1), Put("QM01", "Q1", 0, tag=2), Get("QM01", "Q1")], _around(Get, _reverse, _reverse)),
+    ("002-a", "Messages put under syncpoint are visible before commit.", one(), [put(syncpoint=True), get()],
+     _around(Get, _unhide, _rehide)),
+    ("002-b", "Backout commits the unit of work.", one(), [put(syncpoint=True), Backout("QM01"), get()],
+     wrap(Backout, _backout_commits)),
+    ("002-c", "Commit leaves the unit of work's puts invisible.", one(), [put(syncpoint=True), Commit("QM01"), get()],
+     _around(Commit, lambda m, op: [x for _, x in _uow(m, op, "put")], _rehide)),
+    ("003-a", "Backout puts messages got under syncpoint back at the end of the queue.", one(),
+     [put(tag=1), put(tag=2), get(syncpoint=True), Backout("QM01"), get()],
+     _around(Backout, lambda m, op: _uow(m, op, "get"), _to_end)),
+    ("003-b", "A message got under syncpoint is not locked: other gets see it.", one(),
+     [put(), get(syncpoint=True), get()], post(Get, _unlock)),
+    ("003-c", "Backout deletes the messages got under syncpoint.", one(),
+     [put(), get(syncpoint=True), Backout("QM01"), get()], pre(Backout, _backout_drops_gets)),
+    ("003-d", "A get under syncpoint frees the message's storage before commit.", one(),
+     [put(), get(syncpoint=True)], post(Get, _usage_without_locked)),
+    ("004-a", "Depth leaves out uncommitted puts.", one(), [put(syncpoint=True), Inspect()],
+     _depth_view(lambda q: -sum(1 for m in q.msgs if m.uncommitted))),
+    ("004-b", "Depth includes messages got under syncpoint.", one(), [put(), get(syncpoint=True), Inspect()],
+     _depth_view(lambda q: sum(1 for m in q.msgs if m.locked))),
+    ("004-c", "MAXDEPTH is checked against committed messages only.", one(queues=[qd(maxdepth=1)]),
+     [put(syncpoint=True), put()], pre(Put, _maxdepth_committed_only)),
+    ("005-a", "A stopped queue manager can still put.", one(), [StopQmgr("QM01"), put()],
+     _around(Put, _start, _restore)),
+    ("005-b", "Stopping a queue manager commits its unit of work.", mq_config(sd(), qmgrs=("QM01", "QM02")),
+     [put(syncpoint=True), StopQmgr("QM01"), get(qmgr="QM02")], rebound(StopQmgr, _settle=_COMMIT_ALL)),
+    ("005-c", "A stopped queue manager can still get.", one(), [put(), StopQmgr("QM01"), get()],
+     _around(Get, _start, _restore)),
 )
+# fmt: on

@@ -1,4 +1,4 @@
-"""Mutants of the backup and recovery rules (RECOVERY-001..008), profile ``mq``.
+"""Mutants of the backup and recovery rules (RECOVERY-001..008), profile ``mq``: one row each.
 
 Reproducers use a CFLEVEL(3) RECOVER(YES) structure; a RECOVER outcome reports
 the structure's usage, which shows what was restored without a get.
@@ -11,38 +11,18 @@ from typing import Any
 import attrs
 
 from cfconform.reference_model import mq
+from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import (
-    Backup,
-    FailStructure,
-    Get,
-    Inspect,
-    Put,
-    Recover,
-    StopQmgr,
-)
-from cfconform.reference_model.outcomes import (
-    CMD_NOT_ALLOWED,
-    CMD_NOT_FAILED,
-    MQRC_CF_STRUC_FAILED,
-    MQRC_NO_MSG_AVAILABLE,
-    MQRC_STORAGE_MEDIUM_FULL,
-    Outcome,
-)
+from cfconform.reference_model.operations import Backup, FailStructure, Get, Inspect, Put, Recover, StopQmgr
+from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Message, Structure
 
-from .kit import Mutant, chain, evolve, mutant, post, pre, rebound, state, wrap
-from .mq_common import get, mq_config, put, sd, structure_of
+from .kit import Mutant, chain, family, post, pre, reason_for, rebound, refuse, state, wrap
+from .mq_common import get, mq_config, one, put, sd, structure_of
 
-RECOVERABLE = sd(cflevel=3, recover=True)
-
-BACKUP = Backup("QM01", "APP1")
-
-FAIL = FailStructure("APP1")
-
-RECOVER = Recover("APP1")
-
-PURGE = Recover("APP1", purge=True)
+BACKUP, FAIL = Backup("QM01", "APP1"), FailStructure("APP1")
+RECOVER, PURGE = Recover("APP1"), Recover("APP1", purge=True)
+RECOVERABLE = {"cflevel": 3, "recover": True}
 
 
 def pput(tag: int = 0, **kw: Any) -> Put:
@@ -70,13 +50,6 @@ def _unfailed(op_type: type) -> Any:
     return install
 
 
-def _reason_for(reason: Any, new: Any) -> Any:
-    def fn(model: Model, op: Any, out: Outcome) -> Outcome:
-        return evolve(out, reason=new) if out.reason == reason else out
-
-    return fn
-
-
 def _backup_anyway(model: Model, op: Backup) -> Outcome | None:
     s = model.structures[op.cfstruct]
     if s.failed or model.qmgrs[op.qmgr].active is False or mq._recoverable(s):
@@ -85,41 +58,28 @@ def _backup_anyway(model: Model, op: Backup) -> Outcome | None:
     return Outcome("backup", rules=("RECOVERY-001",))
 
 
-def _backup_only_at_3(model: Model, op: Backup) -> Outcome | None:
-    if model.structures[op.cfstruct].defn.cflevel > 3:
-        return Outcome("backup", False, CMD_NOT_ALLOWED, ("RECOVERY-001",))
-    return None
+def _after(op_type: type, fn: Any) -> Any:
+    """Run ``fn(model, op)`` after the model answered ``op_type`` (when ``ok``), keeping its outcome."""
+    return post(op_type, lambda m, op, o: (fn(m, op) if o.ok else None, o)[1])
 
 
-def _forget_backup(model: Model, op: Backup, out: Outcome) -> Outcome:
-    model.structures[op.cfstruct].backup_taken = False
-    return out
+def _backup_all(model: Model, op: Backup) -> None:
+    for s in model.structures.values():
+        s.backup_taken = True
 
 
-def _backup_all(model: Model, op: Backup, out: Outcome) -> Outcome:
-    if out.ok:
-        for s in model.structures.values():
-            s.backup_taken = True
-    return out
-
-
-def _reverse_restored(model: Model, op: Recover, out: Outcome) -> Outcome:
-    if out.ok and not op.purge:
-        for q in model.queues.values():
-            if q.defn.cfstruct == op.cfstruct:
-                q.msgs.reverse()
-    return out
+def _reverse_restored(model: Model, op: Recover) -> None:
+    for q in model.queues.values():
+        if q.defn.cfstruct == op.cfstruct and not op.purge:
+            q.msgs.reverse()
 
 
 def _empty_keeping(keep: Any) -> Any:
     """``mq._empty`` that keeps the messages ``keep(msg)`` selects, as committed."""
 
     def empty(model: Model, s: Structure) -> dict[str, list[Message]]:
-        kept: dict[str, list[Message]] = {}
-        for q in model.queues.values():
-            if q.defn.cfstruct != s.defn.name:
-                continue
-            kept[q.defn.name] = [m.clone() for m in q.msgs if keep(m)]
+        queues = [q for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
+        kept = {q.defn.name: [m.clone() for m in q.msgs if keep(m)] for q in queues}
         out = mq._empty(model, s)
         for name, msgs in kept.items():
             for m in msgs:
@@ -133,12 +93,9 @@ def _empty_keeping(keep: Any) -> Any:
 def _backup_image_only() -> Any:
     """RECOVER restores the backup image without replaying the log."""
 
-    def on_backup(model: Model, op: Backup, out: Outcome) -> Outcome:
-        if out.ok:
-            state(model, "images")[op.cfstruct] = {
-                m.seq for q in model.queues.values() if q.defn.cfstruct == op.cfstruct for m in q.msgs
-            }
-        return out
+    def on_backup(model: Model, op: Backup) -> None:
+        queues = [q for q in model.queues.values() if q.defn.cfstruct == op.cfstruct]
+        state(model, "images")[op.cfstruct] = {m.seq for q in queues for m in q.msgs}
 
     def on_recover(model: Model, op: Recover, out: Outcome) -> Outcome:
         if not out.ok or op.purge:
@@ -154,9 +111,9 @@ def _backup_image_only() -> Any:
                 model.live.pop(m.seq, None)
                 s.pools.entries_used -= 1
                 s.pools.elements_used -= m.elements
-        return evolve(out, usage=s.pools.as_tuple())
+        return attrs.evolve(out, usage=s.pools.as_tuple())
 
-    return chain(post(Backup, on_backup), post(Recover, on_recover))
+    return chain(_after(Backup, on_backup), post(Recover, on_recover))
 
 
 def _recover_unrecoverable(model: Model, op: Recover) -> Outcome | None:
@@ -167,19 +124,6 @@ def _recover_unrecoverable(model: Model, op: Recover) -> Outcome | None:
     return Outcome("recover", rules=("RECOVERY-005",))
 
 
-def _purge_as_normal(original: Any) -> Any:
-    def handler(model: Model, op: Recover) -> Outcome:
-        return original(model, attrs.evolve(op, purge=False))
-
-    return handler
-
-
-def _purge_stays_failed(model: Model, op: Recover, out: Outcome) -> Outcome:
-    if op.purge and out.ok:
-        model.structures[op.cfstruct].failed = True
-    return out
-
-
 def _recover_healthy(purge: bool) -> Any:
     def fn(model: Model, op: Recover) -> Outcome | None:
         s = model.structures[op.cfstruct]
@@ -187,10 +131,10 @@ def _recover_healthy(purge: bool) -> Any:
             return None
         return Outcome("recover", rules=("RECOVERY-003",))
 
-    return fn
+    return pre(Recover, fn)
 
 
-def _recover_without_backup(model: Model, op: Recover) -> Outcome | None:
+def _backup_taken_if_failed(model: Model, op: Recover) -> Outcome | None:
     s = model.structures[op.cfstruct]
     if s.failed:
         s.backup_taken = True
@@ -208,156 +152,57 @@ def _drop_nonpersistent_on_stop(model: Model, op: StopQmgr, out: Outcome) -> Out
     return out
 
 
-TWO_QMGRS = ("QM01", "QM02")
+def _failed(m: Model, op: Get) -> bool:
+    return structure_of(m, op.queue).failed  # type: ignore[union-attr]
 
 
-MUTANTS: tuple[Mutant, ...] = (
-    # RECOVERY-001: BACKUP needs CFLEVEL(3)+ and RECOVER(YES)
-    mutant(
-        "M-RECOVERY-001-a",
-        "BACKUP CFSTRUCT is accepted on a RECOVER(NO) structure.",
-        mq_config(sd(cflevel=3)),
-        [BACKUP],
-        pre(Backup, _backup_anyway),
-    ),
-    mutant(
-        "M-RECOVERY-001-b",
-        "BACKUP CFSTRUCT answers ok but records no backup.",
-        mq_config(RECOVERABLE),
-        [BACKUP, FAIL, RECOVER],
-        post(Backup, _forget_backup),
-    ),
-    mutant(
-        "M-RECOVERY-001-c",
-        "BACKUP CFSTRUCT is refused above CFLEVEL(3).",
-        mq_config(sd(cflevel=5, recover=True)),
-        [BACKUP],
-        pre(Backup, _backup_only_at_3),
-    ),
-    # RECOVERY-002: a failed structure answers 2373
-    mutant(
-        "M-RECOVERY-002-a",
-        "A put to a failed structure is accepted.",
-        mq_config(RECOVERABLE),
-        [FAIL, put()],
-        _unfailed(Put),
-    ),
-    mutant(
-        "M-RECOVERY-002-b",
-        "A get from a failed structure answers 2033 (no message) instead of 2373.",
-        mq_config(RECOVERABLE),
-        [FAIL, get()],
-        pre(
-            Get,
-            lambda m, op: (
-                Outcome("get", False, MQRC_NO_MSG_AVAILABLE, ("QUEUE-001",))
-                if structure_of(m, op.queue).failed
-                else None
-            ),
-        ),
-    ),  # type: ignore[union-attr]
-    mutant(
-        "M-RECOVERY-002-c",
-        "A put to a failed structure fails with 2192 instead of 2373.",
-        mq_config(RECOVERABLE),
-        [FAIL, put()],
-        post(Put, _reason_for(MQRC_CF_STRUC_FAILED, MQRC_STORAGE_MEDIUM_FULL)),
-    ),
-    # RECOVERY-003: RECOVER restores committed persistent messages as of the failure, in order
-    mutant(
-        "M-RECOVERY-003-a",
-        "RECOVER restores the messages in reverse order.",
-        mq_config(RECOVERABLE),
-        [pput(1), pput(2), BACKUP, FAIL, RECOVER, get()],
-        post(Recover, _reverse_restored),
-    ),
-    mutant(
-        "M-RECOVERY-003-b",
-        "RECOVER also restores persistent messages that were not committed.",
-        mq_config(RECOVERABLE),
-        [pput(syncpoint=True), BACKUP, FAIL, RECOVER, Inspect()],
-        _empty_keeping(lambda m: m.persistent),
-    ),
-    mutant(
-        "M-RECOVERY-003-c",
-        "RECOVER restores the backup only: persistent messages put after it are lost.",
-        mq_config(RECOVERABLE),
-        [BACKUP, pput(), FAIL, RECOVER, Inspect()],
-        _backup_image_only(),
-    ),
-    mutant(
-        "M-RECOVERY-003-d",
-        "RECOVER CFSTRUCT is accepted on a RECOVER(NO) structure.",
-        mq_config(sd(cflevel=3)),
-        [FAIL, RECOVER],
-        pre(Recover, _recover_unrecoverable),
-    ),
-    # RECOVERY-004: nonpersistent messages are lost when the structure fails
-    mutant(
-        "M-RECOVERY-004-a",
-        "Nonpersistent messages survive a structure failure and are recovered.",
-        mq_config(RECOVERABLE),
-        [put(), BACKUP, FAIL, RECOVER, Inspect()],
-        _empty_keeping(lambda m: not m.uncommitted),
-    ),
-    # RECOVERY-005: TYPE(PURGE) leaves the structure empty (and usable)
-    mutant(
-        "M-RECOVERY-005-a",
-        "RECOVER TYPE(PURGE) is carried out as TYPE(NORMAL).",
-        mq_config(RECOVERABLE),
-        [FAIL, PURGE],
-        wrap(Recover, _purge_as_normal),
-    ),
-    mutant(
-        "M-RECOVERY-005-b",
-        "After RECOVER TYPE(PURGE) the structure is still failed.",
-        mq_config(RECOVERABLE),
-        [FAIL, PURGE, put()],
-        post(Recover, _purge_stays_failed),
-    ),
-    # RECOVERY-006: RECOVER fails on a structure that has not failed
-    mutant(
-        "M-RECOVERY-006-a",
-        "RECOVER TYPE(NORMAL) on a structure that has not failed answers ok.",
-        mq_config(RECOVERABLE),
-        [RECOVER],
-        pre(Recover, _recover_healthy(False)),
-    ),
-    mutant(
-        "M-RECOVERY-006-b",
-        "RECOVER TYPE(PURGE) on a structure that has not failed answers ok but purges nothing.",
-        mq_config(RECOVERABLE),
-        [put(), PURGE, get()],
-        pre(Recover, _recover_healthy(True)),
-    ),
-    mutant(
-        "M-RECOVERY-006-c",
-        "RECOVER on a structure that has not failed answers NOT_ALLOWED, not NOT_FAILED.",
-        mq_config(RECOVERABLE),
-        [RECOVER],
-        post(Recover, _reason_for(CMD_NOT_FAILED, CMD_NOT_ALLOWED)),
-    ),
-    # RECOVERY-007: TYPE(NORMAL) needs a backup
-    mutant(
-        "M-RECOVERY-007-a",
-        "RECOVER TYPE(NORMAL) works without any backup.",
-        mq_config(RECOVERABLE),
-        [FAIL, RECOVER],
-        pre(Recover, _recover_without_backup),
-    ),
-    mutant(
-        "M-RECOVERY-007-b",
-        "A backup of any structure counts as a backup of every structure.",
-        mq_config(RECOVERABLE, sd("APP2", cflevel=3, recover=True)),
-        [Backup("QM01", "APP2"), FAIL, RECOVER],
-        post(Backup, _backup_all),
-    ),
-    # RECOVERY-008: shared messages survive queue manager stops
-    mutant(
-        "M-RECOVERY-008-a",
-        "Nonpersistent shared messages are lost when a queue manager stops.",
-        mq_config(sd(), qmgrs=TWO_QMGRS),
-        [put(), StopQmgr("QM01"), get(qmgr="QM02")],
-        post(StopQmgr, _drop_nonpersistent_on_stop),
-    ),
+def _set_failed(m: Model, op: Recover) -> None:
+    if op.purge:
+        m.structures[op.cfstruct].failed = True
+
+
+# fmt: off
+MUTANTS: tuple[Mutant, ...] = family(
+    "RECOVERY",
+    ("001-a", "BACKUP CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [BACKUP],
+     pre(Backup, _backup_anyway)),
+    ("001-b", "BACKUP CFSTRUCT answers ok but records no backup.", one(**RECOVERABLE), [BACKUP, FAIL, RECOVER],
+     post(Backup, lambda m, op, o: (setattr(m.structures[op.cfstruct], "backup_taken", False), o)[1])),
+    ("001-c", "BACKUP CFSTRUCT is refused above CFLEVEL(3).", one(cflevel=5, recover=True), [BACKUP],
+     refuse(Backup, lambda m, op: m.structures[op.cfstruct].defn.cflevel > 3, "backup", rc.CMD_NOT_ALLOWED,
+            "RECOVERY-001")),
+    ("002-a", "A put to a failed structure is accepted.", one(**RECOVERABLE), [FAIL, put()], _unfailed(Put)),
+    ("002-b", "A get from a failed structure answers 2033 (no message) instead of 2373.", one(**RECOVERABLE),
+     [FAIL, get()], refuse(Get, _failed, "get", rc.MQRC_NO_MSG_AVAILABLE, "QUEUE-001")),
+    ("002-c", "A put to a failed structure fails with 2192 instead of 2373.", one(**RECOVERABLE), [FAIL, put()],
+     reason_for(Put, rc.MQRC_CF_STRUC_FAILED, rc.MQRC_STORAGE_MEDIUM_FULL)),
+    ("003-a", "RECOVER restores the messages in reverse order.", one(**RECOVERABLE),
+     [pput(1), pput(2), BACKUP, FAIL, RECOVER, get()], _after(Recover, _reverse_restored)),
+    ("003-b", "RECOVER also restores persistent messages that were not committed.", one(**RECOVERABLE),
+     [pput(syncpoint=True), BACKUP, FAIL, RECOVER, Inspect()], _empty_keeping(lambda m: m.persistent)),
+    ("003-c", "RECOVER restores the backup only: persistent messages put after it are lost.", one(**RECOVERABLE),
+     [BACKUP, pput(), FAIL, RECOVER, Inspect()], _backup_image_only()),
+    ("003-d", "RECOVER CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [FAIL, RECOVER],
+     pre(Recover, _recover_unrecoverable)),
+    ("004-a", "Nonpersistent messages survive a structure failure and are recovered.", one(**RECOVERABLE),
+     [put(), BACKUP, FAIL, RECOVER, Inspect()], _empty_keeping(lambda m: not m.uncommitted)),
+    ("005-a", "RECOVER TYPE(PURGE) is carried out as TYPE(NORMAL).", one(**RECOVERABLE), [FAIL, PURGE],
+     wrap(Recover, lambda f: lambda m, op: f(m, attrs.evolve(op, purge=False)))),
+    ("005-b", "After RECOVER TYPE(PURGE) the structure is still failed.", one(**RECOVERABLE), [FAIL, PURGE, put()],
+     _after(Recover, _set_failed)),
+    ("006-a", "RECOVER TYPE(NORMAL) on a structure that has not failed answers ok.", one(**RECOVERABLE), [RECOVER],
+     _recover_healthy(False)),
+    ("006-b", "RECOVER TYPE(PURGE) on a structure that has not failed answers ok but purges nothing.",
+     one(**RECOVERABLE), [put(), PURGE, get()], _recover_healthy(True)),
+    ("006-c", "RECOVER on a structure that has not failed answers NOT_ALLOWED, not NOT_FAILED.", one(**RECOVERABLE),
+     [RECOVER], reason_for(Recover, rc.CMD_NOT_FAILED, rc.CMD_NOT_ALLOWED)),
+    ("007-a", "RECOVER TYPE(NORMAL) works without any backup.", one(**RECOVERABLE), [FAIL, RECOVER],
+     pre(Recover, _backup_taken_if_failed)),
+    ("007-b", "A backup of any structure counts as a backup of every structure.",
+     mq_config(sd(**RECOVERABLE), sd("APP2", **RECOVERABLE)), [Backup("QM01", "APP2"), FAIL, RECOVER],
+     _after(Backup, _backup_all)),
+    ("008-a", "Nonpersistent shared messages are lost when a queue manager stops.",
+     mq_config(sd(), qmgrs=("QM01", "QM02")), [put(), StopQmgr("QM01"), get(qmgr="QM02")],
+     post(StopQmgr, _drop_nonpersistent_on_stop)),
 )
+# fmt: on

@@ -150,6 +150,14 @@ def test_retired_mutants_keep_their_ids_and_say_why():
         get_mutant(next(iter(RETIRED)))
 
 
+def test_each_mutant_names_the_sentence_it_breaks():
+    """A mutant is a row of its family's table: its rule comes from its ID, its sentence from the rule catalogue."""
+    from cfconform.reference_model.rules import RULE_BY_ID
+
+    assert [] == [m.id for m in (*MUTANTS, *RETIRED_MUTANTS) if m.sentence != RULE_BY_ID[m.rule].citation.quote]
+    assert [] == [m.id for m in MUTANTS if len(m.sentence) < 20]
+
+
 def test_checker_gaps_name_catalogued_mutants():
     assert set() == set(CHECKER_GAPS) - set(MUTANT_BY_ID)
 
