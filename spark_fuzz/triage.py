@@ -20,7 +20,7 @@ import attrs
 from cfconform.adapters.protocol import Adapter
 from cfconform.judge.results import FailureRecord
 from cfconform.judge.shrink import minimise
-from cfconform.judge.shrink_search import signature
+from cfconform.judge.shrink.search import signature
 from cfconform.judge.trace import TraceResult
 from cfconform.properties.generator import generate
 

@@ -1,4 +1,5 @@
-"""Minimisation (judge/shrink.py) and the search for a shorter failing case (properties/base.py)."""
+"""Minimisation (judge/shrink/, the driver and its strategies) and the search for a shorter failing
+case (properties/base.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,21 @@ import pytest
 
 from cfconform.adapters.mutants import get_mutant
 from cfconform.adapters.reference import ReferenceAdapter
-from cfconform.judge import shrink, shrink_depths, shrink_narrow, shrink_search, shrink_variants
 from cfconform.judge.runner import run_trace
-from cfconform.judge.shrink import minimise, minimise_shortest
+from cfconform.judge.shrink import (
+    common,
+    depths,
+    driver,
+    fold,
+    minimise,
+    minimise_shortest,
+    narrow,
+    operations,
+    prune,
+    retarget,
+    retune,
+)
+from cfconform.judge.shrink import ddmin as delta
 from cfconform.properties import base
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
@@ -53,9 +66,9 @@ def test_minimise_shortest_minimises_fully_the_trace_delta_debugging_left_shorte
     short_config = attrs.evolve(config, structures=(config.structures[0], app2))
     short_way = [o.SetxcfAlter("APP2", 6147), o.Put("QM01", "Q0", 0), o.SetxcfAlter("APP2", 6146)]
     chosen = []
-    monkeypatch.setattr(shrink, "minimise", lambda factory, config, ops: chosen.append((config, ops)))
+    monkeypatch.setattr(driver, "minimise", lambda factory, config, ops: chosen.append((config, ops)))
     failures = [(config, _padded_contraction()), (short_config, short_way)]
-    shrink.minimise_shortest(lambda: get_mutant(CONTRACTION), failures)
+    driver.minimise_shortest(lambda: get_mutant(CONTRACTION), failures)
     assert [(short_config, short_way)] == chosen
 
 
@@ -84,7 +97,7 @@ def test_generation_stops_looking_after_enough_failures():
 def test_an_alter_qlocal_of_an_untouched_queue_is_folded_into_the_configuration():
     config = _contraction_config()
     ops = [o.AlterQueue("Q0", {"qdepthhi": 50, "qdphiev": True}), o.Put("QM01", "Q0", 0)]
-    ((folded_config, folded_ops),) = shrink_variants.folded(config, ops)
+    ((folded_config, folded_ops),) = fold.folded(config, ops)
     assert ((50, True), [ops[1]]) == (
         (folded_config.queues[0].qdepthhi, folded_config.queues[0].qdphiev),
         folded_ops,
@@ -93,13 +106,13 @@ def test_an_alter_qlocal_of_an_untouched_queue_is_folded_into_the_configuration(
 
 def test_an_alter_qlocal_after_the_queue_was_used_is_folded_as_a_setting_from_the_start():
     ops = [o.Put("QM01", "Q0", 0), o.AlterQueue("Q0", {"qdepthhi": 50})]
-    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = fold.folded(_contraction_config(), ops)
     assert (50, [ops[0]]) == (folded_config.queues[0].qdepthhi, folded_ops)
 
 
 def test_a_define_qlocal_of_a_new_queue_is_folded_into_the_configuration():
     ops = [o.DefineQueue({"name": "N1", "cfstruct": "APP2", "maxdepth": 5}), o.Put("QM01", "N1", 0)]
-    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = fold.folded(_contraction_config(), ops)
     assert (("Q0", "N1"), 5, [ops[1]]) == (
         tuple(q.name for q in folded_config.queues),
         folded_config.queues[1].maxdepth,
@@ -109,12 +122,12 @@ def test_a_define_qlocal_of_a_new_queue_is_folded_into_the_configuration():
 
 def test_an_invalid_define_qlocal_is_not_folded():
     ops = [o.DefineQueue({"name": "N1", "cfstruct": "CSQ_ADMIN"}), o.Put("QM01", "Q0", 0)]
-    assert [] == shrink_variants.folded(_contraction_config(), ops)
+    assert [] == fold.folded(_contraction_config(), ops)
 
 
 def test_a_define_cfstruct_of_a_new_structure_is_folded_into_the_configuration():
     ops = [o.DefineStructure({"name": "APPLEVEL5", "cflevel": 5}), o.Put("QM01", "Q0", 0)]
-    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = fold.folded(_contraction_config(), ops)
     assert (("APP1", "APP2", "APPLEVEL5"), 5, [ops[1]]) == (
         tuple(s.name for s in folded_config.structures),
         folded_config.structures[2].cflevel,
@@ -124,12 +137,12 @@ def test_a_define_cfstruct_of_a_new_structure_is_folded_into_the_configuration()
 
 def test_a_define_cfstruct_of_a_structure_already_defined_is_not_folded():
     ops = [o.DefineStructure({"name": "APP1", "cflevel": 5}), o.Put("QM01", "Q0", 0)]
-    assert [] == shrink_variants.folded(_contraction_config(), ops)
+    assert [] == fold.folded(_contraction_config(), ops)
 
 
 def test_an_alter_cfstruct_after_the_first_step_is_folded_as_a_setting_from_the_start():
     ops = [o.Put("QM01", "Q0", 0), o.AlterStructure("APP2", {"offld1th": 1})]
-    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = fold.folded(_contraction_config(), ops)
     assert (1, [ops[0]]) == (folded_config.structures[1].offld1th, folded_ops)
 
 
@@ -165,24 +178,24 @@ def _cqs_config(queues: int = 2) -> Config:
 
 def test_the_puts_of_a_second_queue_move_to_the_first_queue_of_its_structure():
     ops = [o.Put("IMS1", "Q0", 10), o.Put("IMS1", "Q1", 20)]
-    ((moved_config, moved_ops),) = shrink_variants.retargeted(_cqs_config(), ops)
+    ((moved_config, moved_ops),) = retarget.retargeted(_cqs_config(), ops)
     assert (("Q0",), ["Q0", "Q0"]) == (tuple(q.name for q in moved_config.queues), [op.queue for op in moved_ops])
 
 
 def test_puts_and_gets_by_several_queue_managers_move_to_the_first():
     ops = [o.Put("IMS1", "Q0", 10), o.Get("IMS2", "Q0")]
-    assert [["IMS1", "IMS1"]] == [[op.qmgr for op in variant] for variant in shrink_variants.one_caller(ops)]
+    assert [["IMS1", "IMS1"]] == [[op.qmgr for op in variant] for variant in operations.one_caller(ops)]
 
 
 def test_no_caller_moves_while_a_unit_of_work_names_its_queue_manager():
     ops = [o.Put("IMS1", "Q0", 10, syncpoint=True), o.Get("IMS2", "Q0"), o.Commit("IMS1")]
-    assert [] == shrink_variants.one_caller(ops)
+    assert [] == operations.one_caller(ops)
 
 
 def test_an_alter_outcome_size_moves_with_its_structure():
     config = _cqs_config()
     smaller = attrs.evolve(config, structures=(attrs.evolve(config.structures[0], size_kb=6152, initsize_kb=6148),))
-    (fitted,) = shrink_variants.fitted(config, smaller, [o.AlterOutcome("PRIM1", True, 6201)])
+    (fitted,) = common.fitted(config, smaller, [o.AlterOutcome("PRIM1", True, 6201)])
     assert 6149 == fitted.size_kb
 
 
@@ -202,16 +215,14 @@ def _qdepth_config() -> Config:
 def test_an_alter_qlocal_threshold_is_lowered_by_whole_messages_of_its_maxdepth():
     alter = o.AlterQueue("Q0", {"qdepthhi": 67})
     assert [57, 47, 37, 27, 17, 7] == [
-        dict(v.changes)["qdepthhi"] for v in shrink_depths.nearer_depths(_qdepth_config(), alter)
+        dict(v.changes)["qdepthhi"] for v in depths.nearer_depths(_qdepth_config(), alter)
     ]
 
 
 def test_an_alter_qlocal_threshold_of_a_maxdepth_not_dividing_100_keeps_its_side_of_a_half():
     """67% of 7 is 4.69 messages: 53, 38, 24 and 10% are 3.71, 2.66, 1.68 and 0.7 (QDEPTH-013)."""
     alter = o.AlterQueue("Q0", {"maxdepth": 7, "qdepthhi": 67})
-    assert [53, 38, 24, 10] == [
-        dict(v.changes)["qdepthhi"] for v in shrink_depths.nearer_depths(_qdepth_config(), alter)
-    ]
+    assert [53, 38, 24, 10] == [dict(v.changes)["qdepthhi"] for v in depths.nearer_depths(_qdepth_config(), alter)]
 
 
 def test_minimise_lowers_an_alter_threshold_of_maxdepth_7_to_drop_the_puts_before_it():
@@ -238,7 +249,7 @@ def test_minimise_brings_two_thresholds_on_one_queue_within_one_step_of_two_queu
 def test_retuning_drops_a_queues_alters_for_one_depth_setting_from_a_grid():
     alter = o.AlterQueue("Q0", {"maxdepth": 7, "qdepthhi": 17, "qdploev": True})
     ops = [o.Put("QM01", "Q0", 0), alter, o.Get("QM01", "Q0")]
-    retuned = shrink_depths.retuned_depths(_qdepth_config(), ops)
+    retuned = retune.retuned_depths(_qdepth_config(), ops)
     queues = {(q.maxdepth, q.qdepthhi, q.qdepthlo, q.qdploev) for q in (c.queues[0] for c, _ in retuned)}
     assert (245, (2, 12, 12, True), [ops[0], ops[2]]) == (len(queues), min(queues), retuned[0][1])
 
@@ -256,19 +267,19 @@ def test_minimise_brings_a_trace_over_two_depth_settings_to_the_documented_three
 
 def test_an_alter_qmgr_perfmev_is_folded_into_the_configuration():
     ops = [o.Put("QM01", "Q0", 0), o.SetPerfmev("QM01", False)]
-    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = fold.folded(_contraction_config(), ops)
     assert (("QM01",), [ops[0]]) == (folded_config.perfmev_disabled, folded_ops)
 
 
 def test_pruning_drops_the_queues_and_structures_nothing_names():
     config = _contraction_config()  # APP1 holds no queue and no operation names it
-    (pruned,) = shrink_variants.pruned(config, [o.Put("QM01", "Q0", 0)])
+    (pruned,) = prune.pruned(config, [o.Put("QM01", "Q0", 0)])
     assert (("Q0",), ("APP2",)) == (tuple(q.name for q in pruned.queues), tuple(s.name for s in pruned.structures))
 
 
 def test_puts_are_tried_with_empty_messages_all_at_once_then_one_byte_long_then_one_by_one():
     ops = [o.Put("QM01", "Q0", 100), o.Put("QM01", "Q0", 0), o.Put("QM01", "Q0", 7)]
-    variants = shrink_variants.empty_messages(ops, [0, 2])
+    variants = operations.empty_messages(ops, [0, 2])
     assert [[0, 0, 0], [1, 0, 1], [0, 0, 7], [100, 0, 0]] == [[op.length for op in v] for v in variants]
 
 
@@ -288,20 +299,20 @@ def test_minimise_drops_the_queues_no_step_names_before_delta_debugging(monkeypa
         queues=(*_contraction_config().queues, *(QueueDef(f"F{i}", cfstruct="APP2") for i in range(20))),
     )
     seen = []
-    ddmin = shrink.ddmin
+    ddmin = driver.ddmin
 
     def recording(run, config, ops, target, budget, finest=None):
         seen.append(len(config.queues))
         return ddmin(run, config, ops, target, budget, finest)
 
-    monkeypatch.setattr(shrink, "ddmin", recording)
+    monkeypatch.setattr(driver, "ddmin", recording)
     minimise(lambda: get_mutant(CONTRACTION), config, _padded_contraction())
     assert 1 == seen[0]
 
 
 def test_two_clock_advances_in_a_row_are_tried_as_one():
     ops = [o.AdvanceClock(900), o.AdvanceClock(899), o.Put("QM01", "Q0", 0)]
-    assert [o.AdvanceClock(1799), ops[2]] in shrink_variants.simpler_operations(_contraction_config(), ops)
+    assert [o.AdvanceClock(1799), ops[2]] in operations.simpler_operations(_contraction_config(), ops)
 
 
 def test_minimise_retunes_the_depths_of_a_queue_with_events_that_no_alter_names():
@@ -318,7 +329,7 @@ def test_minimise_retunes_the_depths_of_a_queue_with_events_that_no_alter_names(
 def test_a_failure_narrows_to_some_of_its_rules_at_the_same_kind_of_operation_only():
     target = "CAPACITY-001+QDEPTH-015|reason|put"
     keys = ("QDEPTH-015|ok|put", target, "QDEPTH-015|ok|get", "QUEUE-004|ok|put", "fault", None)
-    assert [True, False, False, False, False, False] == [shrink_narrow.narrows(target, key) for key in keys]
+    assert [True, False, False, False, False, False] == [narrow.narrows(target, key) for key in keys]
 
 
 @pytest.mark.xfail(
@@ -349,7 +360,7 @@ def test_minimise_narrows_a_full_queue_in_a_full_structure_to_the_full_queue_alo
 
 def test_a_setxcf_alter_is_folded_into_the_structure_s_initsize():
     ops = [o.Put("QM01", "Q0", 0), o.SetxcfAlter("APP2", 6159)]
-    ((folded_config, folded_ops),) = shrink_variants.folded(_contraction_config(), ops)
+    ((folded_config, folded_ops),) = fold.folded(_contraction_config(), ops)
     assert (6159, [ops[0]]) == (folded_config.structures[1].initsize_kb, folded_ops)
 
 
@@ -386,16 +397,16 @@ def _needs_first_and_last(config, candidate):
 
 def test_a_coarse_delta_debugging_pass_goes_no_finer_than_its_chunks():
     ops = ["first", *range(6), "last"]
-    coarse, _ = shrink_search.ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100], finest=2)
-    full, _ = shrink_search.ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100])
+    coarse, _ = delta.ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100], finest=2)
+    full, _ = delta.ddmin(_needs_first_and_last, None, ops, lambda key: key == "X", [100])
     assert (ops, ["first", "last"]) == (coarse, full)
 
 
 def test_a_unit_of_work_is_tried_outside_syncpoint_without_its_commit():
     ops = [o.Put("QM01", "Q0", 0, syncpoint=True), o.Commit("QM01"), o.Get("QM01", "Q0", True), o.Backout("QM01")]
     expected = [[o.Put("QM01", "Q0", 0), o.Get("QM01", "Q0")]]
-    assert expected == shrink_variants.outside_syncpoint(ops)
+    assert expected == operations.outside_syncpoint(ops)
 
 
 def test_operations_outside_syncpoint_have_no_such_variant():
-    assert [] == shrink_variants.outside_syncpoint([o.Put("QM01", "Q0", 0), o.Commit("QM01")])
+    assert [] == operations.outside_syncpoint([o.Put("QM01", "Q0", 0), o.Commit("QM01")])

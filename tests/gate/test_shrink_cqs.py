@@ -1,10 +1,9 @@
-"""Minimisation variants for CQS traces (judge/shrink_cqs.py)."""
+"""Minimisation variants for CQS traces (judge/shrink/unsplit.py, judge/shrink/threshold.py)."""
 
 from __future__ import annotations
 
 from cfconform.adapters.mutants import get_mutant
-from cfconform.judge import shrink_cqs
-from cfconform.judge.shrink import minimise
+from cfconform.judge.shrink import minimise, threshold, unsplit
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
@@ -29,17 +28,17 @@ def test_unsplit_raises_lgmsgsz_and_puts_each_message_whole_with_its_elements():
     """9709 bytes under LGMSGSZ 604: a 3-element first part and 15 parts of 3 plus one of 1 (49
     elements, CQS-017); as one message, 49 * 256 - 128 bytes."""
     ops = [*_puts("Q4", 9709), *_puts("Q1", 604, 0), o.AlterOutcome("PRIM1", False)]
-    (_, merged), (raised, whole) = shrink_cqs.unsplit(_config(6200), ops)
+    (_, merged), (raised, whole) = unsplit.unsplit(_config(6200), ops)
     lengths = [[op.length for op in variant if isinstance(op, o.Put)] for variant in (whole, merged)]
     assert (30632, [[12416, 640, 128], [12416, 896]]) == (raised.lgmsgsz, lengths)
 
 
 def test_unsplit_is_not_tried_when_no_message_is_put_in_parts():
-    assert [] == shrink_cqs.unsplit(_config(6200), [*_puts("Q1", 604, 0), o.AlterOutcome("PRIM1", False)])
+    assert [] == unsplit.unsplit(_config(6200), [*_puts("Q1", 604, 0), o.AlterOutcome("PRIM1", False)])
 
 
 def test_a_smaller_primary_is_tried_with_each_other_ovflwmax():
-    configs = shrink_cqs.smaller_with_threshold(_config(6200), [*_puts("Q1", 0), o.AlterOutcome("PRIM1", False)])
+    configs = threshold.smaller_with_threshold(_config(6200), [*_puts("Q1", 0), o.AlterOutcome("PRIM1", False)])
     tried = {(c.structures[0].size_kb, c.structures[0].ovflwmax) for c in configs}
     assert {(6144 + u, v) for u in (1, 2, 3, 4, 6, 8) for v in (30, 40, 50, 60, 80, 90)} == tried
 

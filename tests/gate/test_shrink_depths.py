@@ -1,11 +1,11 @@
 """A queue at MAXDEPTH 0 with its event switches set as a longer trace left them
-(judge/shrink_depths.full_at_once): Queue Full at the first put (QDEPTH-003..006)."""
+(judge/shrink/configs.full_at_once): Queue Full at the first put (QDEPTH-003..006)."""
 
 from __future__ import annotations
 
 from cfconform.adapters.mutants import get_mutant
 from cfconform.judge.shrink import minimise
-from cfconform.judge.shrink_depths import full_at_once
+from cfconform.judge.shrink.configs import full_at_once
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 

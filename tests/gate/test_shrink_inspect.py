@@ -1,12 +1,12 @@
-"""Ending a minimised trace early in an inspection that shows a state fault (judge/shrink_inspect.py)."""
+"""Ending a minimised trace early in an inspection that shows a state fault (judge/shrink/inspection.py)."""
 
 from __future__ import annotations
 
 from cfconform.adapters.mutants import get_mutant
 from cfconform.adapters.reference import ReferenceAdapter
 from cfconform.judge.shrink import minimise
-from cfconform.judge.shrink_inspect import shown_earlier
-from cfconform.judge.shrink_search import runner
+from cfconform.judge.shrink.inspection import shown_earlier
+from cfconform.judge.shrink.search import runner
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 

@@ -1,12 +1,11 @@
-"""Minimisation variants for offload rules (judge/shrink_offload.py)."""
+"""Minimisation variants for offload rules (judge/shrink/configs.py)."""
 
 from __future__ import annotations
 
 import attrs
 
 from cfconform.adapters.mutants import get_mutant
-from cfconform.judge import shrink_offload
-from cfconform.judge.shrink import minimise
+from cfconform.judge.shrink import configs, minimise
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
@@ -33,7 +32,7 @@ def test_simpler_rules_meet_each_rule_from_empty_or_at_any_length_and_lower_the_
             for n in ("offld1th", "offld1sz", "offld2th", "offld2sz", "offld3th", "offld3sz")
             if getattr(v, n) != getattr(s, n)
         }
-        for v in shrink_offload.simpler_rules(s)
+        for v in configs.simpler_rules(s)
     ]
     expected = [
         {"offld1th": 0},

@@ -1,12 +1,12 @@
-"""Showing a mixed-reading failure at the step that chose the reading (judge/shrink_readings.py)."""
+"""Showing a mixed-reading failure at the step that chose the reading (judge/shrink/readings.py)."""
 
 from __future__ import annotations
 
 from cfconform.adapters.mutants import get_mutant
 from cfconform.adapters.reference import ReferenceAdapter
 from cfconform.judge.shrink import minimise
-from cfconform.judge.shrink_readings import disambiguated, reading_steps
-from cfconform.judge.shrink_search import runner
+from cfconform.judge.shrink.readings import disambiguated, reading_steps
+from cfconform.judge.shrink.search import runner
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 

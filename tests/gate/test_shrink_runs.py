@@ -1,4 +1,4 @@
-"""Shrinking a trace that fills a structure with runs of like puts (judge/shrink_runs.py)."""
+"""Shrinking a trace that fills a structure with runs of like puts (judge/shrink/runs.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from cfconform.adapters.mutants import get_mutant
 from cfconform.judge.shrink import minimise
-from cfconform.judge.shrink_runs import cut_runs, rescaled, scaled
-from cfconform.judge.shrink_search import runner, signature
+from cfconform.judge.shrink.runs import cut_runs, rescaled, scaled
+from cfconform.judge.shrink.search import runner, signature
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 

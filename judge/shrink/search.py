@@ -1,6 +1,6 @@
-"""The search primitives of minimisation (judge/shrink.py): a failure's signature, one
-replay through a fresh adapter, delta debugging over the operations, a configuration variant
-tried with windows of operations left out, and the measure every accepted step lowers."""
+"""The search primitives every strategy shares: a failure's signature, one replay through a fresh
+adapter, a variant tried with windows of operations left out, and the measure every accepted step
+lowers (delta debugging itself is the strategy :mod:`.ddmin`)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from cfconform.adapters.protocol import Adapter
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config
 
-from . import shrink_variants as v
-from .runner import run_trace
-from .trace import TraceResult
+from ..runner import run_trace
+from ..trace import TraceResult
+from .common import qmgrs_named
 
 
 def signature(result: TraceResult) -> str | None:
@@ -43,37 +43,6 @@ def runner(adapter_factory: Callable[[], Adapter]) -> Callable[[Config, Sequence
             adapter.close()
 
     return run
-
-
-def ddmin(
-    run: Callable[[Config, Sequence[Any]], TraceResult],
-    config: Config,
-    ops: list[Any],
-    accepts: Callable[[str | None], bool],
-    budget: list[int],
-    finest: int | None = None,
-) -> tuple[list[Any], TraceResult | None]:
-    """Delta debugging over ``ops`` (whose failure ``accepts``); ``budget[0]`` counts down replays.
-    With ``finest``, no finer than that many chunks: a coarse pass, whose cost does not grow with
-    the trace's length."""
-    current, best = ops, None
-    granularity = 2
-    while len(current) >= 2 and budget[0] > 0:
-        chunk = max(1, len(current) // granularity)
-        reduced = False
-        for start in range(0, len(current), chunk):
-            candidate = current[:start] + current[start + chunk :]
-            result = run(config, candidate)
-            budget[0] -= 1
-            if accepts(signature(result)):
-                current, best, reduced = candidate[: kept(result)], result, True
-                granularity = max(granularity - 1, 2)
-                break
-        if not reduced:
-            if chunk == 1 or (finest is not None and granularity >= finest):
-                break
-            granularity = min(len(current), granularity * 2)
-    return current, best
 
 
 #: Longest trace for which a smaller configuration is also tried without a window of operations.
@@ -132,4 +101,4 @@ def measure(config: Config, ops: Sequence[Any]) -> tuple[int, int, int, int, int
     sized_outcomes = sum(1 for op in ops if isinstance(op, o.AlterOutcome) and op.size_kb is not None)
     lengths = sum(op.length for op in ops if isinstance(op, o.Put))
     offload_sizes = sum(s.offld1sz + s.offld2sz + s.offld3sz for s in config.structures)
-    return len(ops), len(config.queues), v.qmgrs_named(ops), sizes, sized_outcomes, lengths, offload_sizes
+    return len(ops), len(config.queues), qmgrs_named(ops), sizes, sized_outcomes, lengths, offload_sizes

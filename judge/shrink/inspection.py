@@ -1,5 +1,6 @@
-"""Show a state fault where it happened: a shorter trace ending in an inspection
-(used by judge/shrink.py while minimising)."""
+"""Strategy ``inspection``: the steps after the implementation's state already departed from every
+reading: the trace ends in an inspection that shows the fault where it happened (the earliest such
+point, by bisection), and minimisation restarts on that shorter trace."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config
 
-from .trace import TraceResult
+from ..trace import TraceResult
 
 
 def inspected_at(

@@ -1,4 +1,4 @@
-"""Shrink a trace that fills a structure with runs of like puts (used by judge/shrink.py).
+"""Strategy ``runs``: all but a few puts of each run of like puts, under a structure from a grid.
 
 A generated trace often reaches a usage level through many puts alike but for their queue
 (the list entries of dozens of zero-length messages, say, until entry usage stays above the
@@ -22,8 +22,8 @@ from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config
 from cfconform.reference_model.errors import ConfigurationError
 
-from .shrink_grid import LENGTHS, grid_structures
-from .trace import TraceResult
+from ..trace import TraceResult
+from .grid import LENGTHS, grid_structures
 
 #: Puts kept of each run, fewest first (selection for overflow may need a few queues alike).
 _KEPT = (1, 2, 3)

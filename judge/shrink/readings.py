@@ -1,4 +1,5 @@
-"""Show a mixed-reading failure at the step that chose the reading (used by judge/shrink.py).
+"""Strategy ``readings`` (IMS CQS): the steps after the one that chose a reading a later step
+contradicts: the failure shown at that step, under a configuration where the readings agree there.
 
 A trace fails once no admissible reading is left.  Often an earlier step's outcome was
 admissible only under some readings (the implementation left overflow mode at a drop of 20
@@ -20,9 +21,9 @@ from cfconform.adapters.protocol import Adapter
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.config import Config
 
-from .checker import Checker
-from .shrink_grid import LENGTHS, grid_structures
-from .trace import TraceResult
+from ..checker import Checker
+from ..trace import TraceResult
+from .grid import LENGTHS, grid_structures
 
 #: The ambiguities a configuration grid below can make agree (CQS-007/015/020).
 _OVERFLOW_READINGS = frozenset({"cqs_target", "cqs_usage_metric"})

@@ -1,4 +1,4 @@
-"""The configuration grid minimisation tries (used by shrink_readings and shrink_runs): each queue
+"""The configuration grid minimisation tries (used by the strategies ``readings`` and ``runs``): each queue
 structure made a few KB usable, at another RATIO and threshold, smallest first, and a ladder of
 message lengths.  Small structures reach the usage levels a failure needs in few puts."""
 

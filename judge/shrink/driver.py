@@ -1,19 +1,20 @@
-"""Minimise a failing trace through the adapter (delta debugging over the operation list).
+"""The driver: minimise a failing trace through the adapter with the strategies of the registry
+(:mod:`.registry`), in the order README.md describes.
 
 Used by the gate after Hypothesis finds a failure, and by campaign triage.  A
 candidate counts as failing only if it fails the same way (same signature, or an
 adapter fault for fault traces), so minimisation never slides to another bug; it may
 only narrow to a shorter trace breaking some of the same rules at the same kind of
-operation (:func:`cfconform.judge.shrink_narrow.narrows`), once the variants bring nothing
+operation (:func:`.narrow.narrows`), once the variants bring nothing
 more, or straight after the first delta debugging for a trace still longer than 16 steps.
-The search primitives (delta debugging, windows, the measure) are in
-:mod:`cfconform.judge.shrink_search`.  It may also end earlier:
+The search primitives (windows, the measure, a failure's signature) are in
+:mod:`.search`.  It may also end earlier:
 in an inspection that already shows the implementation's state departed (the fault's cause,
-:func:`cfconform.judge.shrink_inspect.shown_earlier`), or, for a failure that arose because a
+:func:`.inspection.shown_earlier`), or, for a failure that arose because a
 later step contradicted the reading an earlier step chose, at that earlier step under a
-configuration where the readings agree there (:func:`cfconform.judge.shrink_readings.disambiguated`),
+configuration where the readings agree there (:func:`.readings.disambiguated`),
 or with its runs of like puts cut to a few under a small structure from a grid
-(:func:`cfconform.judge.shrink_runs.rescaled`).
+(:func:`.runs.rescaled`).
 The result is 1-minimal: removing any single operation makes it pass.
 """
 
@@ -28,22 +29,16 @@ from cfconform.adapters.protocol import Adapter
 from cfconform.reference_model.config import Config
 from cfconform.reference_model.errors import ConfigurationError
 
-from . import shrink_variants as v
-from .shrink_inspect import shown_earlier
-from .shrink_narrow import RETUNE_LIMIT, narrowed, retuned
-from .shrink_readings import disambiguated
-from .shrink_runs import rescaled
-from .shrink_search import (
-    COARSE_CHUNKS,
-    WINDOW_LIMIT,
-    ddmin,
-    failing_under,
-    kept,
-    measure,
-    runner,
-    signature,
-)
-from .trace import TraceResult
+from ..trace import TraceResult
+from .ddmin import ddmin
+from .inspection import shown_earlier
+from .narrow import narrowed
+from .prune import pruned
+from .readings import disambiguated
+from .registry import variants
+from .retune import RETUNE_LIMIT, retuned
+from .runs import rescaled
+from .search import COARSE_CHUNKS, WINDOW_LIMIT, failing_under, kept, measure, runner, signature
 
 #: Replays the structure grid of a trace with its runs cut may take (three cuts of 3,360 structures
 #: and lengths a structure; each replay is of a few steps), and those a trace it found is minimised with.
@@ -57,7 +52,7 @@ def _pruned_first(
     """The configuration without the queues and structures the trace never names, if the trace
     fails the same way under it: every replay of delta debugging is then quicker (a
     configuration at the 512-queue limit opens and inspects hundreds of queues)."""
-    for smaller in v.pruned(config, ops):
+    for smaller in pruned(config, ops):
         budget[0] -= 1
         if signature(run(smaller, ops)) == target:
             return smaller
@@ -74,7 +69,7 @@ def minimise(
     each followed by another round of delta debugging: a smaller structure crosses its
     thresholds in fewer puts.  ``ops`` must fail against
     ``adapter_factory()``; the returned result fails the same way, or breaks some of the same
-    rules at the same kind of operation in fewer steps (:func:`cfconform.judge.shrink_narrow.narrows`).
+    rules at the same kind of operation in fewer steps (:func:`.narrow.narrows`).
     """
     run = runner(adapter_factory)
     best = run(config, ops)
@@ -89,12 +84,12 @@ def minimise(
     if shown is not None:
         return minimise(adapter_factory, config, shown, max_runs=budget[0])
     if len(current) > WINDOW_LIMIT:  # a long trace may need to fill a structure only for one of the rules
-        fewer = narrowed(run, config, current, target, budget, variants=False)
+        fewer = narrowed(run, config, current, target, budget)
         if fewer is not None:
             return minimise(adapter_factory, *fewer, max_runs=budget[0])
     position, since_improved = 0, 0
     while budget[0] > 0:
-        candidates = v.variants(config, current)
+        candidates = variants(config, current)
         if since_improved >= len(candidates):
             break  # a whole round of variants without improvement
         candidate, ops_in, windows = candidates[position % len(candidates)]
@@ -135,15 +130,15 @@ def _reshaped(
     """A shorter trace showing the same fault otherwise, once the variants bring nothing: its state
     inspected where it departed, the step that chose a reading under a configuration where the
     readings agree there (short traces only), its runs of one put cut to one under a grid
-    structure (:func:`cfconform.judge.shrink_runs.rescaled`), or fewer of its rules
-    (:func:`cfconform.judge.shrink_narrow.narrowed`)."""
+    structure (:func:`.runs.rescaled`), or fewer of its rules
+    (:func:`.narrow.narrowed`)."""
     shown = shown_earlier(run, config, ops, budget)
     if shown is not None:
         return config, shown
     chosen = disambiguated(adapter_factory, run, config, ops, budget) if len(ops) <= RETUNE_LIMIT else None
     # the grid's traces are a few steps each: an allowance of their own, however much is left
     chosen = chosen or rescaled(run, config, ops, lambda result: signature(result) == target, [_GRID_RUNS])
-    return chosen or narrowed(run, config, ops, target, budget)
+    return chosen or narrowed(run, config, ops, target, budget, variants=variants)
 
 
 #: Replays delta debugging may spend on each candidate failure before the shortest is minimised fully.
