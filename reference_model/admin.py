@@ -204,17 +204,22 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
         return Outcome("setxcf_alter", signals=said)
     rules = ("CAPACITY-004",)
     refused = False
-    if not s.size_known and model.hint is not None:  # the current size is the implementation's
+    low, high = s.size_range or (s.size_kb, s.size_kb)
+    if not s.size_known and model.hint is not None and s.size_range is None:  # the size is the implementation's
         refused = not model.hint.outcome.ok
         rules = ("CAPACITY-006",)
     for applies, reading in (
         (new < d.effective_initsize_kb, r.alter_below_initsize),
         (new == d.size_kb, r.alter_at_size),
-        (new <= s.size_kb, r.alter_not_larger),
+        (new <= low, r.alter_not_larger),
     ):
         if applies:
             rules = ("CAPACITY-006",)
             refused = refused or reading == "rejected"
+    if low < new <= high and r.alter_not_larger == "rejected" and model.hint is not None:
+        # after a contraction that may have stopped short: whether this is larger is the implementation's
+        rules = ("CAPACITY-006",)
+        refused = refused or not model.hint.outcome.ok
     if refused:
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
     entries, elements = pool_totals(new, d.ratio, model.acct)
@@ -222,8 +227,8 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
     # a contraction may stop short of ``new`` (storage in use): no sentence says it reaches it, so in
     # checker mode the size is the implementation's, taken from its next inspect (CAPACITY-004)
-    contracted = new < s.size_kb and model.hint is not None
-    s.size_range = (new, s.size_kb) if contracted else None
+    contracted = new < high and model.hint is not None
+    s.size_range = (new, high) if contracted else None
     s.size_kb, s.size_known = new, not contracted
     s.pools.entries_total, s.pools.elements_total = entries, elements
     signals = model.full_signals(s)
