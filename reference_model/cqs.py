@@ -78,13 +78,12 @@ def put(model: GroupState, op: Put) -> Outcome:
     adopt_put(model, s, name)
     overflowed = name in s.overflow_queues
     first, staged = message_parts(op.length, model.lgmsgsz, model.acct)
+    later = sum(staged)  # (elements of the later parts: once, a message may have thousands of them)
     if overflowed and s.defn.ovflwstr is None:
         # when the message may not fit either, which of the two documented refusals wins is not
         # documented: the implementation's STRUCTURE_FULL stands unless the room is certain
         said_full = model.hint is not None and model.hint.outcome.reason == CQS_STRUCTURE_FULL
-        full = said_full and not model.room(
-            s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), True, op.length
-        )
+        full = said_full and not model.room(s, 1 + len(staged), first + later, (CQS_STRUCTURE_FULL,), True, op.length)
         if full:
             return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001", "CQS-012"), usage=s.pools.as_tuple())
         return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
@@ -92,14 +91,14 @@ def put(model: GroupState, op: Put) -> Outcome:
         primary = not overflowed or bool(staged)
         # certain room by the costs seen (GroupState.room) only for a message kept whole on the primary
         length = op.length if not overflowed else None
-        ok = model.room(s, 1 + len(staged), first + sum(staged), (CQS_STRUCTURE_FULL,), primary, length)
+        ok = model.room(s, 1 + len(staged), first + later, (CQS_STRUCTURE_FULL,), primary, length)
     else:
         primary = model.pools(s)
-        ok = fits(primary, len(staged), sum(staged))
+        ok = fits(primary, len(staged), later)
         if overflowed:
             ok = ok and fits(s.overflow_pools.as_tuple(), 1, first)  # type: ignore[union-attr]
         else:
-            ok = fits(primary, 1 + len(staged), first + sum(staged))
+            ok = fits(primary, 1 + len(staged), first + later)
     if not ok:
         return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
     msg = Message(model.next_seq(), op.tag, op.length, False, False, first, False)

@@ -174,6 +174,9 @@ class GroupState:
         ("A structure is full if either all ENTRYs or all ELEMENTs are in use"), and otherwise
         the cost of a message is the implementation's, so its answer stands."""
         if self.hint is None:
+            if self.view is None:  # (fits on the model's own pools, inline)
+                p = s.pools
+                return p.entries_used + entries <= p.entries_total and p.elements_used + elements <= p.elements_total
             return fits(self.pools(s), entries, elements)
         seen = self.before_put(s) if primary else None  # ``primary``: the put needs room on ``s`` itself
         if seen is not None and (seen[0] >= seen[1] or seen[2] >= seen[3]):
@@ -219,21 +222,33 @@ class GroupState:
         threshold = s.defn.fullthreshold
         if threshold <= 0:
             return ()
+        if self.hint is None:  # the model's own figures decide, at the step that crosses
+            if seen is None and self.view is None:
+                p = s.pools
+                eu, et, lu, lt = p.entries_used, p.entries_total, p.elements_used, p.elements_total
+            else:
+                eu, et, lu, lt = self.pools(s) if seen is None else seen
+            if (100 * eu >= threshold * et or 100 * lu >= threshold * lt) == s.full_warning:
+                s.full_due_since = None
+                return ()
+            signal = _full_signal(s)
+            s.full_warning, s.full_due_since = not s.full_warning, None
+            return (signal,)
         after = self.after(s) if seen is None else seen
         high = None
         if after is not None:
             eu, et, lu, lt = after
             high = 100 * eu >= threshold * et or 100 * lu >= threshold * lt
-        name, hint = s.defn.name, self.hint
-        signal = f"IXC586I {name}" if s.full_warning else f"IXC585E {name}"
+        hint = self.hint
         due = True if high is None else high != s.full_warning
         if high is not None and not due:
             s.full_due_since = None
         if hint is not None and (high is None or self.readings.full_signal_timing == "deferred"):
-            said = hint.says(signal)
+            said = hint.says(_full_signal(s))
             due = self._overdue(s) if due and high is not None and not said else due and said
         if not due:
             return ()
+        signal = _full_signal(s)
         s.full_warning, s.full_due_since = not s.full_warning, None
         return (signal,)
 
@@ -259,6 +274,12 @@ TABLE2_MARGIN = 4
 
 #: Accepted puts whose cost a structure keeps (the first ones: enough to judge later puts by).
 MAX_COSTS = 32
+
+
+def _full_signal(s: Structure) -> str:
+    """The z/OS message a change of ``s``'s full warning state gives: IXC585E as usage reaches
+    FULLTHRESHOLD, IXC586I as it falls below (spelt only when a step may give it)."""
+    return f"IXC586I {s.defn.name}" if s.full_warning else f"IXC585E {s.defn.name}"
 
 
 def _fit_before(s: Structure, seen: Pools4, length: int) -> bool:

@@ -60,6 +60,8 @@ __all__ = [
     "FULL_MONITOR_BOUND", "MAX_COSTS", "TABLE2_FIXED_KB", "TABLE2_MARGIN",
     "Model", "Observed", "Pools4", "View", "step",
 ]  # fmt: skip
+#: The z/OS structure-full messages (a prefix test before the exact one: most steps have none).
+_IXC = ("IXC585E", "IXC586I")
 
 
 class Model(GroupState):
@@ -68,7 +70,8 @@ class Model(GroupState):
 
     def __init__(self, config: Config) -> None:
         super().__init__(config)
-        self._dispatch = _dispatch_table(config.profile)
+        self._dispatch = dict(_DISPATCH[config.profile])  # (a model's own: mutants patch theirs)
+        self._cqs = config.profile == "cqs"
 
     # -- public API ---------------------------------------------------------------
     def step(self, op: Any, view: View | None = None, hint: Observed | None = None) -> Outcome:
@@ -76,21 +79,21 @@ class Model(GroupState):
 
         With ``hint`` the model runs in checker mode: see :class:`Observed`.
         """
-        try:
-            handler = self._dispatch[type(op)]
-        except KeyError:
-            handler = None
+        handler = self._dispatch.get(type(op))
         if handler is None:
             kind = getattr(op, "KIND", type(op).__name__)
             raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002")
-        self.hint = hint
         self.table2 = False
         if hint is not None:
+            self.hint = hint
             try:
                 out = handler(self, op)
             finally:
                 self.hint = None
+            if self._cqs:
+                self._judge_overflow_monitoring(out, hint)
         elif view:
+            self.hint = None
             self.view = view
             self._view_base = {n: self.structures[n].pools.as_tuple() for n in view if n in self.structures}
             try:
@@ -98,19 +101,11 @@ class Model(GroupState):
             finally:
                 self.view = None
         else:
+            self.hint = None
             out = handler(self, op)
-        if hint is not None and self.config.profile == "cqs":
-            said = self._overflow_monitoring(hint)
-            overflow = {x.defn.ovflwstr for x in self.structures.values() if x.defn.ovflwstr}
-            own = [
-                sig
-                for sig in out.signals
-                if not (sig.split(" ")[0] in ("IXC585E", "IXC586I") and sig.split(" ")[-1] in overflow)
-            ]
-            out.signals = (*own, *said)
         if out.signals:
             out.rules = _with_signal_rules(out.rules, out.signals)
-        if out.ok and self.connected_at_limit(op):
+        if out.ok and len(self.qmgrs) >= topology.MAX_QMGRS_PER_STRUCTURE and self.connected_at_limit(op):
             out.rules = (*out.rules, "TOPOLOGY-006")
         if self.table2:  # a put Table 2 says certainly fits: refusing it as full breaks SIZING-001
             out.rules = (*out.rules, "SIZING-001")
@@ -118,14 +113,38 @@ class Model(GroupState):
             self._note_cost(op, out, hint)
         return out
 
+    def _judge_overflow_monitoring(self, out: Outcome, hint: Observed) -> None:
+        """CQS checker mode: the model's own IXC585E/IXC586I about an overflow structure give way to the
+        implementation's (:meth:`_overflow_monitoring`).  The overflow structures' names are gathered
+        only when a step has such a message to sort, not at every step."""
+        said = self._overflow_monitoring(hint)
+        if not said and not any(sig.startswith(_IXC) for sig in out.signals):
+            if type(out.signals) is not tuple:
+                out.signals = tuple(out.signals)
+            return
+        overflow = self._overflow_names()
+        own = [
+            sig
+            for sig in out.signals
+            if not (sig.split(" ")[0] in ("IXC585E", "IXC586I") and sig.split(" ")[-1] in overflow)
+        ]
+        out.signals = (*own, *said)
+
+    def _overflow_names(self) -> set[str]:
+        """The overflow structures the configuration's primaries name (OVFLWSTR)."""
+        return {s.defn.ovflwstr for s in self.structures.values() if s.defn.ovflwstr}
+
     def _overflow_monitoring(self, hint: Observed) -> tuple[str, ...]:
         """z/OS's IXC585E/IXC586I about an overflow structure, as the implementation reports them: the
         configuration gives an overflow structure no FULLTHRESHOLD, so no document decides when they
         appear (CAPACITY-002/003 judge the structures the configuration defines)."""
-        overflow = {s.defn.ovflwstr for s in self.structures.values() if s.defn.ovflwstr}
+        candidates = [sig for sig in hint.outcome.signals if sig.startswith(_IXC)]
+        if not candidates:
+            return ()
+        overflow = self._overflow_names()
         return tuple(
             sig
-            for sig in hint.outcome.signals
+            for sig in candidates
             if sig.split(" ", 1)[0] in ("IXC585E", "IXC586I") and sig.split(" ", 1)[-1] in overflow
         )
 
@@ -220,13 +239,10 @@ def _overdue_signal(model: Model, s: Structure) -> str | None:
 
 
 def _project_queue(model: Model, q: Queue) -> dict[str, Any]:
-    out: dict[str, Any] = {"depth": q.depth}
-    if model.config.profile == "mq":
-        out.update(qdphiev=q.hi, qdploev=q.lo, qdpmaxev=q.max)
-    else:
-        s = model.structures[q.defn.cfstruct]  # type: ignore[index]
-        out["overflow"] = q.defn.name in s.overflow_queues
-    return out
+    if not model._cqs:
+        return {"depth": q.depth, "qdphiev": q.hi, "qdploev": q.lo, "qdpmaxev": q.max}
+    s = model.structures[q.defn.cfstruct]  # type: ignore[index]
+    return {"depth": q.depth, "overflow": q.defn.name in s.overflow_queues}
 
 
 def _inspect(model: Model, op: Inspect) -> Outcome:
@@ -239,8 +255,10 @@ def _advance(model: Model, op: AdvanceClock) -> Outcome:
     start, model.clock = model.clock, model.clock + op.seconds
     out = cqs.scan_between(model, start, model.clock) if model.config.profile == "cqs" else Outcome("advance_clock")
     # z/OS's structure-full monitoring runs while time passes (CAPACITY-002/003, full_signal_timing)
-    monitored = [s for s in model.structures.values() if not s.failed and s.defn.fullthreshold > 0]
-    signals = tuple(sig for s in monitored for sig in model.full_signals(s, model.before(s)))
+    signals: tuple[str, ...] = ()
+    for s in model.structures.values():
+        if not s.failed and s.defn.fullthreshold > 0:
+            signals += model.full_signals(s, model.before(s))
     if signals:
         out.signals = (*out.signals, *signals)
     return out
@@ -266,6 +284,9 @@ def _dispatch_table(profile: str) -> dict[type, Handler]:
         Backup: mq.backup, FailStructure: mq.fail_structure, Recover: mq.recover,
     })  # fmt: skip
     return common
+
+
+_DISPATCH = {profile: _dispatch_table(profile) for profile in ("mq", "cqs")}
 
 
 def step(model: Model, op: Any, view: View | None = None) -> tuple[Model, Outcome]:

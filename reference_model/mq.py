@@ -44,11 +44,17 @@ if TYPE_CHECKING:
 def _caller(model: GroupState, qmgr: str, queue: str) -> tuple[Qmgr, Queue, Structure | None]:
     qm = model.qmgrs.get(qmgr) or model.qmgr(qmgr)
     q = model.queues.get(queue) or model.queue(queue)
+    return qm, q, _structure_of(model, q, qmgr)
+
+
+def _structure_of(model: GroupState, q: Queue, qmgr: str) -> Structure | None:
+    """The structure of a shared queue; None for a nonshared one, which only its owner may use."""
     if q.defn.cfstruct is None:
         if q.defn.qmgr != qmgr:
-            raise ConfigurationError("qmgr", qmgr, f"{q.defn.qmgr}, the owner of nonshared queue {queue}", "QDEPTH-008")
-        return qm, q, None
-    return qm, q, model.structures[q.defn.cfstruct]
+            name = q.defn.name
+            raise ConfigurationError("qmgr", qmgr, f"{q.defn.qmgr}, the owner of nonshared queue {name}", "QDEPTH-008")
+        return None
+    return model.structures[q.defn.cfstruct]
 
 
 _PUT_OK = ("QUEUE-004",)
@@ -56,6 +62,9 @@ _GET_OK = ("QUEUE-001", "QUEUE-004")
 _GET_SYNC = (*_GET_OK, "QUEUE-003")
 _GET_FREED = (*_GET_OK, "CAPACITY-010", "CAPACITY-012")
 _PUT_SYNC = ("QUEUE-004", "QUEUE-002")
+#: The same, on a shared queue: the message is an entry of its structure (CAPACITY-012).
+_PUT_OK_ENTRY = (*_PUT_OK, "CAPACITY-012")
+_PUT_SYNC_ENTRY = (*_PUT_SYNC, "CAPACITY-012")
 
 
 def _reject(reason: int | str, *rules: str) -> Outcome:
@@ -120,9 +129,13 @@ _FULL = (MQRC_STORAGE_MEDIUM_FULL,)
 
 def put(model: GroupState, op: Put) -> Outcome:
     """MQPUT: refusals, Queue Full, offload decision, space, then Queue Depth High."""
-    qm, q, s = _caller(model, op.qmgr, op.queue)
-    if type(op.length) is not int or op.length < 0:
-        raise ConfigurationError("put.length", op.length, "an integer >= 0", "CFLEVEL-005")
+    qm = model.qmgrs.get(op.qmgr) or model.qmgr(op.qmgr)  # (_caller, inline: puts and gets are most steps)
+    q = model.queues.get(op.queue) or model.queue(op.queue)
+    cfstruct = q.defn.cfstruct
+    s = model.structures[cfstruct] if cfstruct is not None else _structure_of(model, q, op.qmgr)
+    length = op.length
+    if type(length) is not int or length < 0:
+        raise ConfigurationError("put.length", length, "an integer >= 0", "CFLEVEL-005")
     if not qm.active:
         return _reject(CMD_NOT_ACTIVE, "QUEUE-005")
     candidates = _refusals(model, op, q, s)
@@ -133,9 +146,9 @@ def put(model: GroupState, op: Put) -> Outcome:
     elements = 0
     room = True
     if s is not None and not s.failed and not (candidates and model.hint is None):
-        offloaded, rules = offload.decide(model, s, op.length)
-        elements = model.acct.offloaded_elements if offloaded else elements_for(op.length, model.acct)
-        room = model.room(s, 1, elements, _FULL, length=768 if offloaded else op.length)
+        offloaded, rules = offload.decide(model, s, length)
+        elements = model.acct.offloaded_elements if offloaded else elements_for(length, model.acct)
+        room = model.room(s, 1, elements, _FULL, True, 768 if offloaded else length)
     if candidates or full_queue or not room:
         if full_queue:
             candidates.append(Outcome("put", False, MQRC_Q_FULL, ("QDEPTH-015",)))
@@ -146,41 +159,37 @@ def put(model: GroupState, op: Put) -> Outcome:
         chosen = _chosen(model, candidates)
         return _queue_full(model, op, q) if chosen.reason == MQRC_Q_FULL else chosen
     if s is not None:
-        s.pools.entries_used += 1
-        s.pools.elements_used += elements
-    seq = model.next_seq()
-    msg = Message(seq, op.tag, op.length, op.persistent, bool(offloaded), elements, op.syncpoint)
+        p = s.pools
+        p.entries_used += 1
+        p.elements_used += elements
+    model.seq = seq = model.seq + 1  # (GroupState.next_seq, inline)
+    syncpoint = op.syncpoint
+    msg = Message(seq, op.tag, length, op.persistent, bool(offloaded), elements, syncpoint)
     q.msgs.append(msg)
     q.depth += 1
     model.live[seq] = msg
-    if op.syncpoint:
+    if syncpoint:
         qm.uow.append(("put", d.name, seq))
     stats = q.stats.get(op.qmgr)
     if stats is None:
         q.stats[op.qmgr] = [1, 0]
     else:
         stats[0] += 1
-    rules += _PUT_SYNC if op.syncpoint else _PUT_OK
-    if s is not None:
-        rules += ("CAPACITY-012",)  # the message is an entry of the structure
     fired = ()
+    if s is None:
+        rules += _PUT_SYNC if syncpoint else _PUT_OK
+    else:
+        rules += _PUT_SYNC_ENTRY if syncpoint else _PUT_OK_ENTRY  # the message is an entry of the structure
     if q.hi:
         rules += ("QDEPTH-013",)
         if events.high_reached(q.depth, d.qdepthhi, d.maxdepth, model.readings.qdepth_percent):
             fired = events.fire(model, q, "QDPHI", op.qmgr)
             rules += ("QDEPTH-001", *events.rules_for("QDPHI", q, fired))
     if s is None:
-        return Outcome("put", True, rules=rules, events=fired)
-    return Outcome(
-        "put",
-        True,
-        rules=rules,
-        offloaded=offloaded,
-        events=fired,
-        signals=model.full_signals(s),
-        usage=s.pools.as_tuple(),
-        location=_location(s, offloaded),
-    )
+        return Outcome("put", True, None, rules, None, None, fired)
+    signals = model.full_signals(s)
+    usage = (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
+    return Outcome("put", True, None, rules, offloaded, None, fired, signals, usage, None, _location(s, offloaded))
 
 
 def _location(s: Structure, offloaded: bool | None) -> str | None:
@@ -201,17 +210,25 @@ def _remove(model: GroupState, q: Queue, index: int, s: Structure | None) -> Non
 
 def get(model: GroupState, op: Get) -> Outcome:
     """MQGET: the first committed, unlocked message in put order (QUEUE-001..004)."""
-    qm, q, s = _caller(model, op.qmgr, op.queue)
+    qm = model.qmgrs.get(op.qmgr) or model.qmgr(op.qmgr)  # (_caller, inline)
+    q = model.queues.get(op.queue) or model.queue(op.queue)
+    cfstruct = q.defn.cfstruct
+    s = model.structures[cfstruct] if cfstruct is not None else _structure_of(model, q, op.qmgr)
     if not qm.active:
         return Outcome("get", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
     if s is not None and s.failed:
         return Outcome("get", False, MQRC_CF_STRUC_FAILED, ("RECOVERY-002",))
-    after = _after_recovery(q)
-    index = next((i for i, m in enumerate(q.msgs) if not m.uncommitted and not m.locked), None)
+    after = _after_recovery(q) if q.recovery_left > 0 else ()
+    index = None
+    for i, m in enumerate(q.msgs):  # (a loop, not next() over a generator: one object fewer a get)
+        if not m.uncommitted and not m.locked:
+            index = i
+            break
     if index is None:
         return Outcome("get", False, MQRC_NO_MSG_AVAILABLE, ("QUEUE-001", "QUEUE-002", *after))
     msg = q.msgs[index]
-    if op.syncpoint:
+    syncpoint = op.syncpoint
+    if syncpoint:
         msg.locked = True
         qm.uow.append(("get", q.defn.name, msg.seq))
     else:
@@ -222,19 +239,20 @@ def get(model: GroupState, op: Get) -> Outcome:
         q.stats[op.qmgr] = [0, 1]
     else:
         stats[1] += 1
-    rules = (_GET_SYNC if op.syncpoint else _GET_FREED if s is not None else _GET_OK) + after
+    rules = (_GET_SYNC if syncpoint else _GET_FREED if s is not None else _GET_OK) + after
     fired = ()
-    d = q.defn
     if q.lo:
+        d = q.defn
         rules += ("QDEPTH-013",)
         if events.low_reached(q.depth, d.qdepthlo, d.maxdepth, model.readings.qdepth_percent):
             fired = events.fire(model, q, "QDPLO", op.qmgr)
             rules += ("QDEPTH-002", *events.rules_for("QDPLO", q, fired))
     if s is None:
-        return Outcome("get", True, rules=rules, tag=msg.tag, events=fired)
-    return Outcome(
-        "get", True, rules=rules, tag=msg.tag, events=fired, signals=model.full_signals(s), usage=s.pools.as_tuple()
-    )
+        return Outcome("get", True, None, rules, None, msg.tag, fired)
+    signals = model.full_signals(s)
+    p = s.pools
+    usage = (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
+    return Outcome("get", True, None, rules, None, msg.tag, fired, signals, usage)
 
 
 def _after_recovery(q: Queue) -> tuple[str, ...]:
@@ -247,6 +265,8 @@ def _after_recovery(q: Queue) -> tuple[str, ...]:
 
 def _settle(model: GroupState, qm: Qmgr, commit: bool) -> tuple[str, ...]:
     """Commit or back out ``qm``'s unit of work; return FULLTHRESHOLD signals."""
+    if not qm.uow:  # (nothing to settle)
+        return ()
     touched: dict[str, Structure] = {}
     for action, qname, seq in qm.uow:
         msg = model.live.get(seq)
@@ -269,11 +289,14 @@ def _settle(model: GroupState, qm: Qmgr, commit: bool) -> tuple[str, ...]:
     return tuple(sig for s in touched.values() for sig in model.full_signals(s))
 
 
+_COMMIT_RULES = ("QUEUE-002", "QUEUE-003", "CAPACITY-010")
+
+
 def commit(model: GroupState, op: Commit) -> Outcome:
     qm = model.qmgr(op.qmgr)
     if not qm.active:
         return Outcome("commit", False, CMD_NOT_ACTIVE, ("QUEUE-005",))
-    return Outcome("commit", rules=("QUEUE-002", "QUEUE-003", "CAPACITY-010"), signals=_settle(model, qm, True))
+    return Outcome("commit", True, None, _COMMIT_RULES, None, None, (), _settle(model, qm, True))
 
 
 def backout(model: GroupState, op: Backout) -> Outcome:

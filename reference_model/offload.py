@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .accounting import usage_pct
 from .units import SIZE_63_75K, SIZE_63K
 
 if TYPE_CHECKING:
+    from .config import StructureDef
     from .group import GroupState
     from .state import Structure
 
@@ -14,6 +16,18 @@ RULE_OFF = 64 * 1024
 _RULES = ("OFFLOAD-001", "OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-012", "CFLEVEL-006")
 _RULES_OFF_IN_EFFECT = (*_RULES, "OFFLOAD-003")
 _OFFLOADED = ("OFFLOAD-005", "OFFLOAD-006")
+_FORCED = ("OFFLOAD-004", "CFLEVEL-005", "OFFLOAD-005", "OFFLOAD-006")
+_BOUNDARY = ("OFFLOAD-004",)
+#: A structure definition's offload rules as :func:`decide` reads them: the definition, its rule
+#: pairs that are on (OFFLDnSZ below 64K) and the rules a decision names.
+Plan = tuple[Any, tuple[tuple[int, int], ...], tuple[str, ...]]
+
+
+def _plan(sd: StructureDef) -> Plan:
+    """The offload rules of ``sd``, read once per definition (not at every put)."""
+    pairs = ((sd.offld1th, sd.offld1sz), (sd.offld2th, sd.offld2sz), (sd.offld3th, sd.offld3sz))
+    rules = _RULES_OFF_IN_EFFECT if any(sz == RULE_OFF for _, sz in pairs) else _RULES
+    return sd, tuple((th, sz) for th, sz in pairs if sz < RULE_OFF), rules
 
 
 def forced_boundary(reading: str) -> int:
@@ -31,21 +45,41 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
     sd = s.defn
     if sd.cflevel < 4:
         return False, ()
-    if length > forced_boundary(model.readings.forced_offload_boundary):
-        return True, ("OFFLOAD-004", "CFLEVEL-005", "OFFLOAD-005", "OFFLOAD-006")
+    readings = model.readings
+    if length > (SIZE_63_75K if readings.forced_offload_boundary == "63.75K" else SIZE_63K):  # (forced_boundary)
+        return True, _FORCED
     if sd.cflevel < 5:
-        return False, ("OFFLOAD-004",)
-    strict = model.readings.offload_compare == "strict"
-    metric = model.readings.offload_usage_metric
-    rules = _RULES_OFF_IN_EFFECT if RULE_OFF in (sd.offld1sz, sd.offld2sz, sd.offld3sz) else _RULES
+        return False, _BOUNDARY
+    plan = s.offload_plan
+    if plan is None or plan[0] is not sd:
+        plan = s.offload_plan = _plan(sd)
+    strict = readings.offload_compare == "strict"
+    metric = readings.offload_usage_metric
+    rules = plan[2]
     open_question = False
-    for th, sz in ((sd.offld1th, sd.offld1sz), (sd.offld2th, sd.offld2sz), (sd.offld3th, sd.offld3sz)):
-        if sz >= RULE_OFF or not _exceeds(length, sz, strict):
+    own = model.hint is None
+    usage = None  # the model's own usage, computed once for the three rules (not in checker mode)
+    for th, sz in plan[1]:
+        # OFFLOAD-002: "offload data for messages exceeding SZn"; OFFLDnSZ(0K) is "(all messages)"
+        if not (sz == 0 or (length > sz if strict else length >= sz)):
             continue
         # OFFLDnTH(0): "set to 0% to offload all such messages" (seed 002), whatever the comparison
-        over = True if th == 0 else model.reached(model.before_put(s), th, metric, inclusive=not strict)
-        if over is None and model.reached(model.after(s), th, metric, inclusive=not strict) is False:
-            over = False  # a put never frees space: usage before it was no higher than after it
+        if th == 0:
+            over: bool | None = True
+        elif own:  # (GroupState.reached on the model's own figures: exact)
+            if usage is None:
+                p = s.pools  # (GroupState.pools, inline, when no view is given)
+                pools = (
+                    model.pools(s)
+                    if model.view is not None
+                    else (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
+                )
+                usage = usage_pct(metric, pools, model.acct)
+            over = usage > th if strict else usage >= th
+        else:
+            over = model.reached(model.before_put(s), th, metric, inclusive=not strict)
+            if over is None and model.reached(model.after(s), th, metric, inclusive=not strict) is False:
+                over = False  # a put never frees space: usage before it was no higher than after it
         if over:
             return True, rules + (("OFFLOAD-014",) if th == 0 else ()) + _OFFLOADED
         open_question = open_question or over is None
@@ -54,10 +88,3 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
         offloaded = bool(model.hint.outcome.offloaded)
         return offloaded, rules + (_OFFLOADED if offloaded else ())
     return False, rules
-
-
-def _exceeds(length: int, size: int, strict: bool) -> bool:
-    """OFFLOAD-002: "offload data for messages exceeding SZn"; OFFLDnSZ(0K) is "(all messages)"."""
-    if size == 0:
-        return True
-    return length > size if strict else length >= size

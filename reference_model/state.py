@@ -7,6 +7,8 @@ They never leave the model: observers see :meth:`Model.project` and outcomes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .accounting import pool_totals
 from .config import Accounting, QueueDef, StructureDef
 
@@ -85,6 +87,7 @@ class Structure:
         "failure_snapshot",
         "full_due_since",
         "full_warning",
+        "offload_plan",
         "overflow_base",
         "overflow_mode",
         "overflow_pools",
@@ -131,6 +134,8 @@ class Structure:
         #: it, while the structure's totals stay as they were (checker mode; see Model.room).
         self.costs_seen: list[tuple[int, int, int]] = []
         self.pools = Pools(self.size_kb, defn.ratio, acct)
+        #: The offload rules of ``defn`` as the MQ put reads them (reference_model.offload._plan).
+        self.offload_plan: Any = None
         self.failed = False
         self.backup_taken = False
         self.failure_snapshot: dict[str, list[Message]] = {}
@@ -160,6 +165,9 @@ class Structure:
         return s
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 class Queue:
     """A queue, its messages in put order, its event switches and statistics."""
 
@@ -187,7 +195,7 @@ class Queue:
         self.stats: dict[str, list[int]] = {}
         #: Queue managers whose statistics RESET QSTATS restarted since their last event message, and
         #: whether the last event's messages counted from such a reset (QDEPTH-017 decided them).
-        self.reset: frozenset[str] = frozenset()
+        self.reset: frozenset[str] = _NONE
         self.from_reset = False
         #: After RECOVER CFSTRUCT: the recovery rules that decide what the next gets find, for
         #: ``recovery_left`` more gets (what was restored, and one more).
