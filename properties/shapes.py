@@ -27,6 +27,7 @@ Shapes are chosen for what the rules need to be observable, not for realism:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -184,7 +185,21 @@ def _filler_queues(d: Draw, structure: str, already: int) -> list[QueueDef]:
     if not d.chance(15):
         return []
     total = d.pick(b.QUEUE_TOTALS)
-    return [QueueDef(f"F{i}", cfstruct=structure) for i in range(max(0, total - already))]
+    return [_filler_queue(i, structure) for i in range(max(0, total - already))]
+
+
+@functools.cache
+def _filler_queue(i: int, structure: str) -> QueueDef:
+    """Filler queue ``F<i>`` on ``structure``: one validated record, shared by every configuration
+    that has it (records are immutable; validating 500 of them again for each trace cost more than
+    the trace)."""
+    return QueueDef(f"F{i}", cfstruct=structure)
+
+
+@functools.cache
+def _filler_structure(name: str) -> StructureDef:
+    """Filler structure ``name``, validated once (see :func:`_filler_queue`)."""
+    return StructureDef(name, size_kb=6200)
 
 
 def _filler_structures(d: Draw, already: int) -> list[StructureDef]:
@@ -194,7 +209,7 @@ def _filler_structures(d: Draw, already: int) -> list[StructureDef]:
     total = d.pick(b.STRUCTURE_TOTALS)
     fill = ["CSQSYSAPPL"] if d.chance(50) else []
     names = fill + [f"S{i}" for i in range(total - already - len(fill))]
-    return [StructureDef(n, size_kb=6200) for n in names]
+    return [_filler_structure(n) for n in names]
 
 
 def cqs_config(d: Draw) -> Config:

@@ -21,9 +21,10 @@ from .units import KB, SIZE_100MB
 from .validation import (
     MAX_QUEUES_PER_STRUCTURE,
     QSG_NAME,
-    check_bool,
-    check_cfstruct_name,
+    check_bool_field,
     check_int,
+    check_int_field,
+    check_name_field,
     check_structure_count,
     reject,
 )
@@ -156,38 +157,41 @@ class QueueDef:
 def validate_structure(s: StructureDef) -> None:
     """Check one structure definition (MQ and CQS fields)."""
     f = f"structures[{s.name}]"
-    check_cfstruct_name(f"{f}.name", s.name)
-    check_int(f"{f}.size_kb", s.size_kb, 1, None, "CAPACITY-008")
+    check_name_field(f, "name", s.name)
+    check_int_field(f, "size_kb", s.size_kb, 1, None, "CAPACITY-008")
     if s.initsize_kb is not None:
-        check_int(f"{f}.initsize_kb", s.initsize_kb, 1, s.size_kb, "CAPACITY-008")
-    check_int(f"{f}.fullthreshold", s.fullthreshold, 0, 100, "CAPACITY-009")
-    check_int(f"{f}.ratio", s.ratio, 1, 255, "SIZING-005")
-    check_int(f"{f}.cflevel", s.cflevel, 1, 5, "CFLEVEL-001")
-    check_bool(f"{f}.recover", s.recover, "CFLEVEL-007")
+        check_int_field(f, "initsize_kb", s.initsize_kb, 1, s.size_kb, "CAPACITY-008")
+    check_int_field(f, "fullthreshold", s.fullthreshold, 0, 100, "CAPACITY-009")
+    check_int_field(f, "ratio", s.ratio, 1, 255, "SIZING-005")
+    check_int_field(f, "cflevel", s.cflevel, 1, 5, "CFLEVEL-001")
+    check_bool_field(f, "recover", s.recover, "CFLEVEL-007")
     # RECOVER(YES) below CFLEVEL(3): whether DEFINE refuses it is not documented (ibm-facts 2.6, AMBIGUOUS)
     if s.offload is not None:
         if s.offload not in ("SMDS", "DB2"):
             reject(f"{f}.offload", s.offload, "SMDS or DB2", "OFFLOAD-006")
         if s.cflevel < 5:
             reject(f"{f}.offload", s.offload, "OFFLOAD only with CFLEVEL(5)", "OFFLOAD-007")
-    for n in (1, 2, 3):
-        check_int(f"{f}.offld{n}th", getattr(s, f"offld{n}th"), 0, 100, "OFFLOAD-011")
-        check_int(f"{f}.offld{n}sz", getattr(s, f"offld{n}sz"), 0, 64 * 1024, "OFFLOAD-011")
+    for name, value, most in (
+        ("offld1th", s.offld1th, 100), ("offld1sz", s.offld1sz, 64 * 1024),
+        ("offld2th", s.offld2th, 100), ("offld2sz", s.offld2sz, 64 * 1024),
+        ("offld3th", s.offld3th, 100), ("offld3sz", s.offld3sz, 64 * 1024),
+    ):  # fmt: skip
+        check_int_field(f, name, value, 0, most, "OFFLOAD-011")
     _validate_cqs_fields(f, s)
 
 
 def _validate_cqs_fields(f: str, s: StructureDef) -> None:
-    check_bool(f"{f}.resource", s.resource, "CQS-016")
+    check_bool_field(f, "resource", s.resource, "CQS-016")
     if s.resource and (s.ovflwmax is not None or s.ovflwstr is not None):
         field, value = (f"{f}.ovflwstr", s.ovflwstr) if s.ovflwstr is not None else (f"{f}.ovflwmax", s.ovflwmax)
         reject(field, value, "no overflow on a resource structure", "CQS-016")
     if s.ovflwmax is not None:
-        check_int(f"{f}.ovflwmax", s.ovflwmax, 0, 100, "CQS-002")
+        check_int_field(f, "ovflwmax", s.ovflwmax, 0, 100, "CQS-002")
     if s.ovflwstr is not None:
-        check_cfstruct_name(f"{f}.ovflwstr", s.ovflwstr)
+        check_name_field(f, "ovflwstr", s.ovflwstr)
         if s.ovflwstr == s.name:
             reject(f"{f}.ovflwstr", s.ovflwstr, "a name other than the primary's", "CQS-011")
-    check_int(f"{f}.ovflw_size_kb", s.ovflw_size_kb, 1, None, "CAPACITY-008")
+    check_int_field(f, "ovflw_size_kb", s.ovflw_size_kb, 1, None, "CAPACITY-008")
 
 
 def validate_queue(q: QueueDef) -> None:
@@ -196,13 +200,14 @@ def validate_queue(q: QueueDef) -> None:
     if not isinstance(q.name, str) or not q.name:  # no document states the name rules
         reject(f"{f}.name", q.name, "a non-empty name", "TOPOLOGY-013")
     if q.cfstruct is not None:
-        check_cfstruct_name(f"{f}.cfstruct", q.cfstruct)
-    check_int(f"{f}.maxdepth", q.maxdepth, 0, 999_999_999, "QDEPTH-014")
-    check_int(f"{f}.maxmsgl", q.maxmsgl, 0, SIZE_100MB, "CFLEVEL-005")
-    check_int(f"{f}.qdepthhi", q.qdepthhi, 0, 100, "QDEPTH-014")
-    check_int(f"{f}.qdepthlo", q.qdepthlo, 0, 100, "QDEPTH-014")
-    for flag in ("qdphiev", "qdploev", "qdpmaxev"):
-        check_bool(f"{f}.{flag}", getattr(q, flag), "QDEPTH-014")
+        check_name_field(f, "cfstruct", q.cfstruct)
+    check_int_field(f, "maxdepth", q.maxdepth, 0, 999_999_999, "QDEPTH-014")
+    check_int_field(f, "maxmsgl", q.maxmsgl, 0, SIZE_100MB, "CFLEVEL-005")
+    check_int_field(f, "qdepthhi", q.qdepthhi, 0, 100, "QDEPTH-014")
+    check_int_field(f, "qdepthlo", q.qdepthlo, 0, 100, "QDEPTH-014")
+    check_bool_field(f, "qdphiev", q.qdphiev, "QDEPTH-014")
+    check_bool_field(f, "qdploev", q.qdploev, "QDEPTH-014")
+    check_bool_field(f, "qdpmaxev", q.qdpmaxev, "QDEPTH-014")
 
 
 def validate_config(c: Config) -> None:

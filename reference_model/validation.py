@@ -7,6 +7,7 @@ the commands that define or alter objects (:mod:`cfconform.reference_model.admin
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -68,6 +69,32 @@ def check_cfstruct_name(field: str, name: Any) -> None:
         reject(field, name, "any name but CSQ_ADMIN (the admin structure holds no messages)", "TOPOLOGY-001")
     if not isinstance(name, str) or not CFSTRUCT_NAME.match(name):
         reject(field, name, "1-12 characters, A-Z first, then A-Z or 0-9", "TOPOLOGY-009")
+
+
+def check_int_field(record: str, name: str, value: Any, lo: int, hi: int | None, rule_id: str) -> None:
+    """:func:`check_int` of ``record``'s field ``name``, its full name spelt only when it fails: a
+    valid value is let through at once (the generator builds several records a trace)."""
+    if type(value) is int and value >= lo and (hi is None or value <= hi):
+        return
+    check_int(f"{record}.{name}", value, lo, hi, rule_id)
+
+
+def check_bool_field(record: str, name: str, value: Any, rule_id: str) -> None:
+    """:func:`check_bool` of ``record``'s field ``name`` (see :func:`check_int_field`)."""
+    if value is not True and value is not False:
+        check_bool(f"{record}.{name}", value, rule_id)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_cfstruct_name(name: str) -> bool:
+    """Whether ``name`` passes :func:`check_cfstruct_name` (kept: a handful of names recur)."""
+    return name != ADMIN_NAME and bool(CFSTRUCT_NAME.match(name))
+
+
+def check_name_field(record: str, name: str, value: Any) -> None:
+    """:func:`check_cfstruct_name` of ``record``'s field ``name`` (see :func:`check_int_field`)."""
+    if type(value) is not str or not _plain_cfstruct_name(value):
+        check_cfstruct_name(f"{record}.{name}", value)
 
 
 def check_structure_count(names: list[str], field: str = "structures") -> None:
