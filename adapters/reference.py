@@ -30,9 +30,7 @@ class ReferenceAdapter:
         return Capabilities(name=self.name, readings=self.readings.as_dict())
 
     def open(self, config: Config) -> None:
-        import attrs
-
-        self.model = Model(attrs.evolve(config, readings=self.readings))
+        self.model = Model(config.with_readings(self.readings))
 
     def apply(self, op: Any) -> Outcome:
         assert self.model is not None, "open() first"

@@ -11,6 +11,7 @@ mixes readings does not (principle 3).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Mapping
@@ -59,11 +60,16 @@ MAX_ALIVE = 32
 #: Deeper vectors tried where a shallower one made the model consult a new ambiguity (_led_on).
 MAX_LED = 64
 _INVALIDATING = (Commit, Backout, StopQmgr, FailStructure)
+_PUT_GET = (Put, Get)
 
 
-@attrs.frozen
+@attrs.define
 class StepVerdict:
-    """The checker's judgement of one step."""
+    """The checker's judgement of one step.
+
+    A value: never mutate one.  Not frozen only because frozen initialisation costs several times
+    more, and the checker makes one per step (benchmarks/campaign_throughput.py).
+    """
 
     index: int
     expected: Outcome
@@ -167,15 +173,17 @@ class _Consulted:
     A vector that differs from a candidate's only in ambiguities its model never consulted takes
     exactly the same steps, so the search need not replay it (:meth:`Checker._neighbours`)."""
 
-    __slots__ = ("_readings", "used")
-
     def __init__(self, readings: Readings) -> None:
         self._readings = readings
         self.used: set[str] = set()
 
     def __getattr__(self, name: str) -> str:
+        """The first read of a reading is recorded and the value kept as an attribute of this
+        object, so later reads are plain attribute reads (the model reads some at every step)."""
         self.used.add(name)
-        return getattr(self._readings, name)
+        value = getattr(self._readings, name)
+        self.__dict__[name] = value
+        return value
 
 
 class _Candidate:
@@ -185,7 +193,7 @@ class _Candidate:
 
     def __init__(self, config: Config, readings: Readings) -> None:
         self.readings = readings
-        self.model = Model(attrs.evolve(config, readings=readings))
+        self.model = Model(config.with_readings(readings))
         self.consulted = _Consulted(readings)
         self.model.readings = self.consulted  # type: ignore[assignment]
         self.correl = CorrelMap()
@@ -237,7 +245,9 @@ def _adopt_contractions(model: Model, observed: Outcome) -> None:
 def _optional_judged(op: Any, observed: Outcome) -> tuple[str, ...]:
     """The rules an ``inspect`` judged through the optional keys the implementation reported
     (docs/PROTOCOL.md, Inspect): CSQ_ADMIN (TOPOLOGY-007/008), structures' cfname (TOPOLOGY-010)."""
-    value = observed.value if isinstance(op, Inspect) and isinstance(observed.value, Mapping) else {}
+    if not isinstance(op, Inspect):
+        return ()
+    value = observed.value if isinstance(observed.value, Mapping) else {}
     rules: tuple[str, ...] = ()
     if isinstance(value.get("admin"), Mapping):
         rules += ("TOPOLOGY-007", "TOPOLOGY-008") if "size_kb" in value["admin"] else ("TOPOLOGY-007",)
@@ -274,7 +284,7 @@ def _of_overflow(model: Model, op: Any, totals: Mapping[str, Any], pools: tuple[
     """Whether a CQSPUT or CQSREAD's usage may be the overflow structure's: outcomes report "the
     structure the op touched", which for a queue in overflow mode (or perhaps selected) is the
     overflow structure.  Such a report offers totals other than the primary's last known ones."""
-    if model.config.profile != "cqs" or not isinstance(op, Put | Get) or pools is None:
+    if model.config.profile != "cqs" or not isinstance(op, _PUT_GET) or pools is None:
         return False
     q = model.queues.get(op.queue)
     s = model.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
@@ -297,16 +307,19 @@ def _released(model: Model, qmgr: str) -> set[str]:
 
 
 def _structure_of(model: Model, op: Any) -> str | None:
-    if isinstance(op, Put | Get):
+    if isinstance(op, _PUT_GET):
         q = model.queues.get(op.queue)
         return q.defn.cfstruct if q else None
     return getattr(op, "cfstruct", None) or getattr(op, "name", None)
 
 
 def _pools(value: Any) -> tuple[int, int, int, int] | None:
-    if value is None or len(value) != 4 or not all(type(v) is int for v in value):
+    if value is None or len(value) != 4:
         return None
-    return tuple(value)  # type: ignore[return-value]
+    a, b, c, d = value
+    if type(a) is not int or type(b) is not int or type(c) is not int or type(d) is not int:
+        return None
+    return (a, b, c, d)
 
 
 def _reported(op: Any, observed: Outcome, structure: str | None) -> dict[str, tuple[int, int, int, int]]:
@@ -322,6 +335,13 @@ def _reported(op: Any, observed: Outcome, structure: str | None) -> dict[str, tu
     return {structure: pools} if structure is not None and pools is not None else {}
 
 
+@functools.lru_cache(maxsize=64)
+def _start_readings(fixed: tuple[tuple[str, str], ...], start: Readings | None) -> Readings:
+    """The readings a checker starts from: ``start``'s, the declared ones (``fixed``) winning.  The
+    same for every trace of one implementation, so made once, not once a trace."""
+    return Readings(**{**(start.as_dict() if start is not None else {}), **dict(fixed)})
+
+
 class Checker:
     """Checks a trace step by step; see the module docstring."""
 
@@ -331,7 +351,7 @@ class Checker:
         self.config = config
         self.caps = caps
         self.fixed = {k: v for k, v in caps.readings.items() if v != "unknown" and k in AMBIGUITIES}
-        base = Readings(**{**(start.as_dict() if start is not None else {}), **self.fixed})
+        base = _start_readings(tuple(self.fixed.items()), start)
         self.alive: list[_Candidate] = [_Candidate(config, base)]
         self.history: list[tuple[Any, Outcome, Observed]] = []
         #: The implementation's usage per structure, as last reported and still current.
@@ -356,8 +376,10 @@ class Checker:
         after = _reported(op, observed, structure)
         if _of_overflow(self.alive[0].model, op, self.totals, after.get(structure)):
             after = {}  # (the structure the op touched may be the overflow structure: not the primary's)
-        self.totals.update({name: pools[1::2] for name, pools in after.items()})
-        self.cqs_signals = self.cqs_signals or any(sig.split(" ", 1)[0] in CQS_SIGNALS for sig in observed.signals)
+        for name, pools in after.items():
+            self.totals[name] = pools[1::2]
+        if not self.cqs_signals and observed.signals:
+            self.cqs_signals = any(sig.split(" ", 1)[0] in CQS_SIGNALS for sig in observed.signals)
         hint = Observed(observed, dict(self.view), after, self.cqs_signals)
         self.history.append((op, observed, hint))
         model = self.alive[0].model
@@ -403,7 +425,8 @@ class Checker:
             return self.failed
         before = self.alive[0].readings
         self.alive = [c for c, _ in survivors][:MAX_ALIVE]
-        self.pinned |= {k for k in AMBIGUITIES if getattr(self.alive[0].readings, k) != getattr(before, k)}
+        if self.alive[0].readings is not before:  # (the same vector: nothing newly pinned)
+            self.pinned |= {k for k in AMBIGUITIES if getattr(self.alive[0].readings, k) != getattr(before, k)}
         expected = survivors[0][1]
         return StepVerdict(index, expected, observed, None, expected.rules + _optional_judged(op, observed))
 
@@ -428,11 +451,14 @@ class Checker:
         lists every reading: nothing has distinguished them yet.
         """
         out: dict[str, list[str]] = {}
+        alone = self.alive[0].readings if len(self.alive) == 1 else None  # (the usual case: one vector)
         for key, amb in AMBIGUITIES.items():
-            if key in self.pinned:
-                out[key] = sorted({getattr(c.readings, key) for c in self.alive})
-            else:
+            if key not in self.pinned:
                 out[key] = list(amb.readings)
+            elif alone is not None:
+                out[key] = [getattr(alone, key)]
+            else:
+                out[key] = sorted({getattr(c.readings, key) for c in self.alive})
         return out
 
     # -- interpretation inference ---------------------------------------------------

@@ -206,14 +206,23 @@ def _admin_diff(least: Any, observed: Any, path: str) -> FieldDiff | None:
     return None
 
 
+#: Types of the leaf values a projection holds (never mappings): no ABC check for them.
+_LEAVES = frozenset({int, bool, str, float, list, type(None)})
+
+
+def _is_mapping(value: Any) -> bool:
+    """``isinstance(value, Mapping)``, quick for the values a projection holds."""
+    kind = type(value)
+    return kind is dict or (kind not in _LEAVES and isinstance(value, Mapping))
+
+
 def _section_diff(expected: Any, observed: Any, path: str, comparison: str) -> FieldDiff | None:
-    if not isinstance(expected, Mapping):
+    if not _is_mapping(expected):
         return None if expected == observed else diff(comparison, path, expected, observed)
-    if not isinstance(observed, Mapping):
+    if not _is_mapping(observed):
         return diff(comparison, path, "an object", observed)
     for key, exp in expected.items():
         obs = observed.get(key)
-        here = f"{path}.{key}"
         if key in STRUCTURE_USAGE_KEYS:
             if key == "entries_used":
                 found = usage_bounds(path, [observed.get(k) for k in STRUCTURE_USAGE_KEYS] if obs is not None else None)
@@ -222,16 +231,20 @@ def _section_diff(expected: Any, observed: Any, path: str, comparison: str) -> F
             continue
         if key == "cfname":  # TOPOLOGY-010, when the implementation reports it (optional)
             if obs is not None and obs != exp:
-                return diff("inspect.cfname", here, exp, obs)
+                return diff("inspect.cfname", f"{path}.{key}", exp, obs)
             continue
         if key == "staging_depth":
             # CQS-017: each message longer than the long message record has later parts on the staging
             # queue; how many parts is the implementation's (the part size is not documented)
             # (parts of at most LGMSGSZ bytes: no fewer than the model's count)
             if not isinstance(obs, int) or obs < exp:
-                return diff("inspect.staging", here, f">= {exp}", obs)
+                return diff("inspect.staging", f"{path}.{key}", f">= {exp}", obs)
             continue
-        found = _section_diff(exp, obs, here, comparison)
+        if not _is_mapping(exp):  # (a leaf: compared here, the path spelt only for a divergence)
+            if exp != obs:
+                return diff(comparison, f"{path}.{key}", exp, obs)
+            continue
+        found = _section_diff(exp, obs, f"{path}.{key}", comparison)
         if found:
             return found
     return None
@@ -260,11 +273,11 @@ def compare(
         return diff("location", "location", expected.location, observed.location)
     if expected.tag != observed.tag:
         return diff("tag", "tag", expected.tag, observed.tag)
-    if "events" in observes:
+    if (expected.events or observed.events) and "events" in observes:  # (none either side: nothing to sort)
         found = events_diff(expected.events, observed.events, correl, detector)
         if found:
             return found
-    if "signals" in observes:
+    if (expected.signals or observed.signals) and "signals" in observes:
         exp, obs = known_signals(expected.signals, signal_names), known_signals(observed.signals, signal_names)
         if exp != obs:
             return diff("signals", "signals", exp, obs)

@@ -83,8 +83,9 @@ class UsageRelations:
         """The first relation this step breaks, if any."""
         if structure is None or before is None or after is None or not observed.ok:
             return None
-        if not all(isinstance(v, int) for v in (*before, *after)):
-            return None
+        for v in (*before, *after):
+            if not isinstance(v, int):
+                return None
         if isinstance(op, Get) and not op.syncpoint and not _less(after, before):
             # CAPACITY-010: "referenced ... until they are retrieved by an MQGET": the get frees storage
             return diff("usage.frees", "usage", f"less in use than before the get {list(before)}", list(after))

@@ -345,6 +345,22 @@ class Config:
         out["accounting"] = record_of(self.accounting)
         return out
 
+    def with_readings(self, readings: Readings) -> Config:
+        """This configuration under other readings, not validated again: nothing validation checks
+        depends on the readings (a :class:`Readings` checks itself).  The checker and the reference
+        adapter take one per trace, and validating a configuration of 512 queues again costs more
+        than the trace's steps (``attrs.evolve`` would)."""
+        if readings is self.readings:
+            return self
+        other = object.__new__(Config)
+        for name in _CONFIG_FIELDS:
+            object.__setattr__(other, name, getattr(self, name))
+        object.__setattr__(other, "readings", readings)
+        return other
+
+
+_CONFIG_FIELDS = tuple(a.name for a in attrs.fields(Config))
+
 
 def plain(value: Any) -> Any:
     if isinstance(value, tuple | list):
