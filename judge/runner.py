@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from cfconform.adapters.protocol import Adapter, AdapterError, Capabilities, is_refusal
-from cfconform.reference_model.codec import config_to_record, op_to_record
+from cfconform.reference_model.codec import op_to_record
 from cfconform.reference_model.config import Config
 from cfconform.reference_model.errors import ConfigurationError
 from cfconform.reference_model.outcomes import Outcome
@@ -39,6 +40,11 @@ def _observe(adapter: Adapter, ops: Sequence[Any], batch: bool) -> tuple[list[Ou
     return outcomes, None
 
 
+def _count(judged: list[tuple[str, ...]]) -> dict[str, int]:
+    """How often each rule was exercised, in the order first exercised (one count, not one a step)."""
+    return dict(Counter(chain.from_iterable(judged)))
+
+
 def run_trace(
     adapter: Adapter, config: Config, ops: Sequence[Any], *, caps: Capabilities | None = None, batch: bool = True
 ) -> TraceResult:
@@ -49,18 +55,17 @@ def run_trace(
     """
     caps = caps or adapter.capabilities()
     checker = Checker(config, caps)
-    records = tuple(op_to_record(op) for op in ops)
     try:
         adapter.open(config)
     except Exception as err:
         readings = checker.readings_followed()
         if is_refusal(err) or isinstance(err, ConfigurationError):  # its to refuse: not supported
             unjudged = f"open: not supported: {err}"
-            return TraceResult(config_to_record(config), records, 0, {}, readings, unjudged=unjudged)
+            return TraceResult(config, ops, 0, {}, readings, unjudged=unjudged)
         fault = AdapterFault(None, f"open failed: {type(err).__name__}: {err}", isinstance(err, AdapterError))
-        return TraceResult(config_to_record(config), records, 0, {}, readings, fault=fault)
+        return TraceResult(config, ops, 0, {}, readings, fault=fault)
     outcomes, fault = _observe(adapter, ops, batch)
-    exercised: Counter[str] = Counter()
+    judged: list[tuple[str, ...]] = []  # each step's rules, counted once the trace ends (_count)
     divergence, unjudged = None, None
     if fault is not None and fault.refused:
         unjudged, fault = f"step {fault.step}: not supported: {fault.message}", None
@@ -69,14 +74,14 @@ def run_trace(
             verdict = checker.check(op, observed)
         except ConfigurationError as err:  # e.g. a shrunk trace naming a structure it no longer defines
             return TraceResult(
-                config_to_record(config),
-                records,
+                config,
+                ops,
                 index,
-                dict(exercised),
+                _count(judged),
                 checker.readings_followed(),
                 invalid=f"step {index}: {err}",
             )
-        exercised.update(verdict.rules if verdict.ok else verdict.expected.rules)
+        judged.append(verdict.rules if verdict.ok else verdict.expected.rules)
         if not verdict.ok:
             if verdict.refused:
                 unjudged = f"step {index}: not supported: {op_to_record(op)['op']} refused"
@@ -86,15 +91,15 @@ def run_trace(
                 unjudged = f"step {index}: diverged on unclaimed rules {', '.join(verdict.rules)}"
                 outcomes, fault = outcomes[:index], None
                 break
-            divergence = divergence_from(verdict, records[index])
+            divergence = divergence_from(verdict, op_to_record(op))
             fault = None
             break
     steps = divergence.step + 1 if divergence else len(outcomes)
     return TraceResult(
-        config_to_record(config),
-        records,
+        config,
+        ops,
         steps,
-        dict(exercised),
+        _count(judged),
         checker.readings_followed(),
         divergence=divergence,
         fault=fault,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 import attrs
 
-from cfconform.reference_model.codec import outcome_to_record
+from cfconform.reference_model.codec import config_to_record, op_to_record, outcome_to_record
 
 
 @attrs.frozen
@@ -39,12 +41,21 @@ class AdapterFault:
     refused: bool = False
 
 
-@attrs.frozen
-class TraceResult:
-    """Outcome of checking one trace against one adapter."""
+#: The fields of :class:`TraceResult` given as objects and recorded only when read.
+_LAZY = ("_config", "_ops")
 
-    config: dict[str, Any]
-    ops: tuple[dict[str, Any], ...]
+
+@attrs.frozen(eq=False)
+class TraceResult:
+    """Outcome of checking one trace against one adapter.
+
+    ``config`` and ``ops`` may be given as records or as the :class:`Config` and operations
+    themselves: their records are then made when first read.  Only failures and full-trace
+    campaigns read them, and making them cost more than checking a short trace.
+    """
+
+    _config: Any = attrs.field(alias="config", repr=False)
+    _ops: Sequence[Any] = attrs.field(alias="ops", converter=tuple, repr=False)
     steps_checked: int
     rules_exercised: dict[str, int]
     readings: dict[str, list[str]]
@@ -54,6 +65,16 @@ class TraceResult:
     #: Why the trace ended early without a verdict: an operation the implementation does not
     #: support, or a divergence on rules it does not claim (docs/PROTOCOL.md, capabilities).
     unjudged: str | None = None
+
+    @cached_property
+    def config(self) -> dict[str, Any]:
+        """The configuration's record."""
+        return self._config if isinstance(self._config, dict) else config_to_record(self._config)
+
+    @cached_property
+    def ops(self) -> tuple[dict[str, Any], ...]:
+        """The operations' records."""
+        return tuple(op if isinstance(op, dict) else op_to_record(op) for op in self._ops)
 
     @property
     def verdict(self) -> str:
@@ -68,7 +89,31 @@ class TraceResult:
         return "unjudged" if self.unjudged is not None else "pass"
 
     def to_record(self) -> dict[str, Any]:
-        return attrs.asdict(self, recurse=True) | {"verdict": self.verdict}
+        rest = attrs.asdict(self, recurse=True, filter=lambda a, _: a.name not in _LAZY)
+        return {"config": _plain_copy(self.config), "ops": _plain_copy(self.ops), **rest, "verdict": self.verdict}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TraceResult):
+            return NotImplemented
+        return (self.config, self.ops) == (other.config, other.ops) and _eager(self) == _eager(other)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in _eager(self).items())
+        return f"TraceResult(config={self.config!r}, ops={self.ops!r}, {fields})"
+
+
+def _eager(result: TraceResult) -> dict[str, Any]:
+    """The fields of ``result`` other than its records."""
+    return {a.name: getattr(result, a.name) for a in attrs.fields(TraceResult) if a.name not in _LAZY}
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of a record with tuples as lists (what ``attrs.asdict`` makes of one)."""
+    if isinstance(value, dict):
+        return {_plain_copy(k): _plain_copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_copy(v) for v in value]
+    return value
 
 
 def divergence_from(verdict: Any, op_record: dict[str, Any]) -> Divergence:
