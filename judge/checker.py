@@ -260,8 +260,10 @@ def _optional_judged(op: Any, observed: Outcome) -> tuple[str, ...]:
 def _moved_off(model: Model, op: Any, expected: Outcome, hint: Observed, structure: str | None) -> FieldDiff | None:
     """CQS-011: an alter failure that moves approved queues' data objects to the overflow structure
     lowers the primary structure's usage."""
+    if not isinstance(op, AlterOutcome):
+        return None
     s = model.structures.get(structure) if structure is not None else None
-    if not isinstance(op, AlterOutcome) or s is None or s.defn.ovflwstr is None:
+    if s is None or s.defn.ovflwstr is None:
         return None
     before, after = hint.before.get(structure), hint.after.get(structure)  # type: ignore[arg-type]
     moved = any(sig.startswith(f"OVERFLOW_QUEUE {structure} ") for sig in expected.signals)

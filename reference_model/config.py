@@ -275,17 +275,18 @@ def _validate_queues(c: Config) -> None:
 
 
 def check_queue_against(c: Config, q: QueueDef, structures: set[str], existing: set[str]) -> None:
-    """Checks of a queue definition that depend on the rest of the configuration."""
-    f = f"queues[{q.name}]"
+    """Checks of a queue definition that depend on the rest of the configuration (the field names
+    are spelt only for a failure: a configuration may hold 512 queues)."""
     if q.name in existing:
-        reject(f"{f}.name", q.name, "a name not already defined", "TOPOLOGY-013")
+        reject(f"queues[{q.name}].name", q.name, "a name not already defined", "TOPOLOGY-013")
     if q.cfstruct is None:
         if c.profile == "cqs":
-            reject(f"{f}.cfstruct", None, "a defined structure (CQS queues live on one)", "TOPOLOGY-013")
+            reject(f"queues[{q.name}].cfstruct", None, "a defined structure (CQS queues live on one)", "TOPOLOGY-013")
         if q.qmgr not in c.qmgrs:
-            reject(f"{f}.qmgr", q.qmgr, f"an owning queue manager, one of {list(c.qmgrs)}", "QDEPTH-008")
+            reject(f"queues[{q.name}].qmgr", q.qmgr, f"an owning queue manager, one of {list(c.qmgrs)}", "QDEPTH-008")
     elif q.cfstruct not in structures:
-        reject(f"{f}.cfstruct", q.cfstruct, f"a defined structure, one of {sorted(structures)}", "TOPOLOGY-013")
+        allowed = f"a defined structure, one of {sorted(structures)}"
+        reject(f"queues[{q.name}].cfstruct", q.cfstruct, allowed, "TOPOLOGY-013")
 
 
 def _validate_admin(c: Config) -> None:

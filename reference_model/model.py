@@ -118,7 +118,7 @@ class Model(GroupState):
         implementation's (:meth:`_overflow_monitoring`).  The overflow structures' names are gathered
         only when a step has such a message to sort, not at every step."""
         said = self._overflow_monitoring(hint)
-        if not said and not any(sig.startswith(_IXC) for sig in out.signals):
+        if not said and not (out.signals and any(sig.startswith(_IXC) for sig in out.signals)):
             if type(out.signals) is not tuple:
                 out.signals = tuple(out.signals)
             return
@@ -165,7 +165,7 @@ class Model(GroupState):
         out: dict[str, Any] = {
             "clock": self.clock,
             "structures": {n: _project_structure(self, s) for n, s in sorted(self.structures.items())},
-            "queues": {n: _project_queue(self, q) for n, q in sorted(self.queues.items())},
+            "queues": _project_queues(self),
             "qmgrs": {n: {"active": m.active, "perfmev": m.perfmev} for n, m in sorted(self.qmgrs.items())},
         }
         if self.config.profile == "mq":
@@ -238,9 +238,15 @@ def _overdue_signal(model: Model, s: Structure) -> str | None:
     return f"{'IXC585E' if high else 'IXC586I'} issued by now"
 
 
-def _project_queue(model: Model, q: Queue) -> dict[str, Any]:
+def _project_queues(model: Model) -> dict[str, dict[str, Any]]:
+    """Each queue's observable state, by name (a configuration may hold 512 queues: one pass)."""
+    queues = sorted(model.queues.items())
     if not model._cqs:
-        return {"depth": q.depth, "qdphiev": q.hi, "qdploev": q.lo, "qdpmaxev": q.max}
+        return {n: {"depth": q.depth, "qdphiev": q.hi, "qdploev": q.lo, "qdpmaxev": q.max} for n, q in queues}
+    return {n: _project_cqs_queue(model, q) for n, q in queues}
+
+
+def _project_cqs_queue(model: Model, q: Queue) -> dict[str, Any]:
     s = model.structures[q.defn.cfstruct]  # type: ignore[index]
     return {"depth": q.depth, "overflow": q.defn.name in s.overflow_queues}
 

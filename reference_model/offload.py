@@ -18,6 +18,7 @@ _RULES_OFF_IN_EFFECT = (*_RULES, "OFFLOAD-003")
 _OFFLOADED = ("OFFLOAD-005", "OFFLOAD-006")
 _FORCED = ("OFFLOAD-004", "CFLEVEL-005", "OFFLOAD-005", "OFFLOAD-006")
 _BOUNDARY = ("OFFLOAD-004",)
+_UNREAD = object()
 #: A structure definition's offload rules as :func:`decide` reads them: the definition, its rule
 #: pairs that are on (OFFLDnSZ below 64K) and the rules a decision names.
 Plan = tuple[Any, tuple[tuple[int, int], ...], tuple[str, ...]]
@@ -59,6 +60,8 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
     open_question = False
     own = model.hint is None
     usage = None  # the model's own usage, computed once for the three rules (not in checker mode)
+    before: Any = _UNREAD  # in checker mode, the implementation's usage before and after the put
+    after: Any = _UNREAD
     for th, sz in plan[1]:
         # OFFLOAD-002: "offload data for messages exceeding SZn"; OFFLDnSZ(0K) is "(all messages)"
         if not (sz == 0 or (length > sz if strict else length >= sz)):
@@ -77,9 +80,14 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
                 usage = usage_pct(metric, pools, model.acct)
             over = usage > th if strict else usage >= th
         else:
-            over = model.reached(model.before_put(s), th, metric, inclusive=not strict)
-            if over is None and model.reached(model.after(s), th, metric, inclusive=not strict) is False:
-                over = False  # a put never frees space: usage before it was no higher than after it
+            if before is _UNREAD:  # (read once for the three rules: the same figures for each)
+                before = model.before_put(s)
+            over = model.reached(before, th, metric, inclusive=not strict)
+            if over is None:
+                if after is _UNREAD:
+                    after = model.after(s)
+                if model.reached(after, th, metric, inclusive=not strict) is False:
+                    over = False  # a put never frees space: usage before it was no higher than after it
         if over:
             return True, rules + (("OFFLOAD-014",) if th == 0 else ()) + _OFFLOADED
         open_question = open_question or over is None

@@ -34,6 +34,7 @@ from .validation import (
     SYSAPPL_NAME,
     check_cfstruct_name,
     check_int,
+    plain_cfstruct_name,
 )
 
 #: TOPOLOGY-007: list entries CSQ_ADMIN needs per queue manager defined in the QSG.
@@ -68,7 +69,8 @@ def structure_name(qsg: str, cfstruct: str) -> str:
     """
     if not isinstance(qsg, str) or not QSG_NAME.match(qsg):
         raise ConfigurationError("qsg", qsg, "1-4 characters, A-Z first, then A-Z or 0-9", "TOPOLOGY-010")
-    check_cfstruct_name("cfstruct", cfstruct)
+    if type(cfstruct) is not str or not plain_cfstruct_name(cfstruct):  # (a plain name: no check to spell)
+        check_cfstruct_name("cfstruct", cfstruct)
     return qsg.ljust(QSG_PREFIX_LENGTH, "@") + cfstruct
 
 

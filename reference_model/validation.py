@@ -86,14 +86,15 @@ def check_bool_field(record: str, name: str, value: Any, rule_id: str) -> None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _plain_cfstruct_name(name: str) -> bool:
-    """Whether ``name`` passes :func:`check_cfstruct_name` (kept: a handful of names recur)."""
+def plain_cfstruct_name(name: str) -> bool:
+    """Whether ``name`` passes :func:`check_cfstruct_name` (remembered: a handful of names recur, in
+    every configuration and every ``inspect``)."""
     return name != ADMIN_NAME and bool(CFSTRUCT_NAME.match(name))
 
 
 def check_name_field(record: str, name: str, value: Any) -> None:
     """:func:`check_cfstruct_name` of ``record``'s field ``name`` (see :func:`check_int_field`)."""
-    if type(value) is not str or not _plain_cfstruct_name(value):
+    if type(value) is not str or not plain_cfstruct_name(value):
         check_cfstruct_name(f"{record}.{name}", value)
 
 
