@@ -2,11 +2,16 @@
 
 Prints, measured in the same run:
 
+- the bare model's steps/s, two ways: on the standard stream of ``benchmarks/model_steps.py``
+  (one configuration, no per-trace cost) and on this campaign's own traces (a model per trace,
+  generated beforehand, nothing checked); beside them the plain loop ``generate`` +
+  ``run_trace`` over the same seeds in this process (the model twice, as the implementation
+  and in the checker, plus generation and checking); each measured before and after the
+  campaigns and averaged, as the machine's load drifts; goal (issue 26): the plain loop at
+  least a third of the bare model's steps/s;
 - checked steps/s of a campaign on ``--master`` (default ``local[2]``) during its compute
   phase (the Spark jobs that run the blocks) and end to end (with consolidation),
-  beside the plain loop ``generate`` + ``run_trace`` over the same seeds in this process
-  (measured before and after the campaigns, averaged, as the machine's load drifts);
-  goal: campaign >= 1.7x the plain loop on 2 cores;
+  beside the plain loop; goal: campaign >= 1.8x the plain loop on 2 cores;
 - cost per trace (compute seconds / traces) at each ``--traces`` size; goal: the largest
   within 20% of the smallest;
 - driver memory before and after each campaign: RSS of this Python process and of the
@@ -32,6 +37,8 @@ from typing import Any
 from cfconform.adapters.registry import load_adapter
 from cfconform.judge.runner import run_trace
 from cfconform.properties.generator import generate
+from cfconform.reference_model.errors import ConfigurationError
+from cfconform.reference_model.model import Model
 from cfconform.spark_fuzz.blocks import CampaignSpec, default_block_size, trace_profile, trace_seed
 
 
@@ -74,6 +81,37 @@ def plain_loop(spec: CampaignSpec, traces: int) -> tuple[float, float]:
     return steps / seconds, traces / seconds
 
 
+def bare_model(spec: CampaignSpec, traces: int) -> float:
+    """Steps/s of the model alone over the campaign's first ``traces`` traces: a :class:`Model` per
+    trace, stepped through its operations (generated beforehand), nothing checked or recorded."""
+    work = [generate(trace_seed(spec.seed, i), trace_profile(spec.profiles, i), spec.steps) for i in range(traces)]
+    steps = 0
+    start = time.perf_counter()
+    for config, ops in work:
+        step = Model(config).step
+        try:
+            for op in ops:
+                step(op)
+            steps += len(ops)
+        except ConfigurationError:  # (an invalid trace ends there, as run_trace ends it)
+            steps += next(i for i, other in enumerate(ops) if other is op)
+    return steps / (time.perf_counter() - start)
+
+
+def model_stream() -> float:
+    """Steps/s of the model on ``benchmarks/model_steps.py``'s standard stream (its best of three)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from model_steps import run_model, standard_stream
+
+    ops = standard_stream(300_000)
+    return max(run_model(ops) for _ in range(3))
+
+
+def baselines(spec: CampaignSpec, traces: int) -> tuple[float, float, float, float]:
+    """``(model stream steps/s, model on these traces steps/s, plain loop steps/s, plain loop traces/s)``."""
+    return (model_stream(), bare_model(spec, traces), *plain_loop(spec, traces))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--traces", default="10000,100000", help="campaign sizes, comma-separated")
@@ -95,7 +133,7 @@ def main() -> None:
 
     root = args.out or tempfile.mkdtemp(prefix="cfconform-bench-")
     spec_of = lambda n: CampaignSpec(args.adapter, n, args.steps, block_size=args.block_size or default_block_size(n))  # noqa: E731
-    base_before = plain_loop(spec_of(args.baseline_traces), args.baseline_traces)
+    base_before = baselines(spec_of(args.baseline_traces), args.baseline_traces)
     begin = time.perf_counter()
     conf = {"spark.driver.extraJavaOptions": args.jvm_options} if args.jvm_options else {}
     spark = build_session(args.master, "cfconform-benchmark", ui=False, conf=conf)
@@ -119,11 +157,15 @@ def main() -> None:
         heap = (heap0, jvm_heap_after_gc_mb(spark))
         rows.append((n, run, total, summary["totals"]["block_seconds"], jvm_cpu, py0, py1, jvm0, jvm1, heap))
     spark.stop()
-    base_after = plain_loop(spec_of(args.baseline_traces), args.baseline_traces)
-    base_steps = (base_before[0] + base_after[0]) / 2
-    base_traces = (base_before[1] + base_after[1]) / 2
+    base_after = baselines(spec_of(args.baseline_traces), args.baseline_traces)
+    stream, traced, base_steps, base_traces = ((a + b) / 2 for a, b in zip(base_before, base_after, strict=True))
+    print(f"bare model: {stream:,.0f} steps/s on model_steps.py's stream (before {base_before[0]:,.0f}, after "
+          f"{base_after[0]:,.0f}); {traced:,.0f} steps/s on these traces, a model per trace (before "
+          f"{base_before[1]:,.0f}, after {base_after[1]:,.0f})")  # fmt: skip
     print(f"plain Python loop: {base_steps:,.0f} steps/s, {base_traces:,.0f} traces/s "
-          f"(before {base_before[0]:,.0f}, after {base_after[0]:,.0f} steps/s)")  # fmt: skip
+          f"(before {base_before[2]:,.0f}, after {base_after[2]:,.0f} steps/s)")  # fmt: skip
+    print(f"plain loop / bare model: {base_steps / stream:.3f} of the stream's steps/s (goal >= 0.333), "
+          f"{base_steps / traced:.3f} of the model's on these traces")  # fmt: skip
     print(f"{'traces':>9} {'compute s':>9} {'steps/s':>10} {'ratio':>6} {'e2e s':>7} {'e2e ratio':>9} "
           f"{'us/trace':>8} {'blk-s/s':>7} {'JVM cpu s':>9} {'py RSS MB':>15} {'JVM RSS MB':>15} "
           f"{'JVM heap after GC MB':>20}")  # fmt: skip
@@ -140,7 +182,7 @@ def main() -> None:
     cost = (last[1]["compute_seconds"] / last[0]) / (first[1]["compute_seconds"] / first[0])
     print(f"cost per trace at {last[0]:,} / at {first[0]:,}: {cost:.2f} (goal within 20%: 0.80 .. 1.20)")
     print(
-        "ratio = campaign steps/s over the plain loop's (goal >= 1.7x on 2 cores); blk-s/s = busy worker "
+        "ratio = campaign steps/s over the plain loop's (goal >= 1.8x on 2 cores); blk-s/s = busy worker "
         "seconds per wall second (cores kept busy); JVM cpu s = CPU the driver JVM used during the campaign"
     )
     if not args.out:
