@@ -1,5 +1,6 @@
 """The pure task body: one seed block through one adapter (no Spark)."""
 
+import gc
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from cfconform.spark_fuzz.shard import (
     AdapterSlot,
     as_dict,
     as_row,
+    long_lived_frozen,
     part_ddl,
     run_block,
     run_partition,
@@ -68,6 +70,27 @@ def test_run_block_is_a_function_of_block_and_spec():
     spec = CampaignSpec(MUTANT, 100, 10, profiles="mq")
     block = Block(3, 40, 30)
     assert _without_seconds(run_block(block, spec)) == _without_seconds(run_block(block, spec))
+
+
+def test_a_block_sets_what_outlives_it_aside_from_the_collector_only_while_it_runs():
+    seen: list[int] = []
+
+    class Watching(ReferenceAdapter):
+        def open(self, config: Config) -> None:
+            seen.append(gc.get_freeze_count())
+            super().open(config)
+
+    spec = CampaignSpec("reference", 3, 5)
+    run_block(Block(0, 0, 3), spec, AdapterSlot(Watching))
+    assert len(seen) == 3 and all(n > 0 for n in seen)
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # (code that froze objects itself keeps them frozen)
+    try:
+        with long_lived_frozen():
+            pass
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_run_block_agrees_with_a_plain_loop_over_generate_and_run_trace():
