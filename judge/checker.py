@@ -374,9 +374,10 @@ class Checker:
         if self.failed is not None:
             return self.failed
         index = len(self.history)
-        structure = _structure_of(self.alive[0].model, op)
+        model = self.alive[0].model
+        structure = _structure_of(model, op)
         after = _reported(op, observed, structure)
-        if _of_overflow(self.alive[0].model, op, self.totals, after.get(structure)):
+        if after and _of_overflow(model, op, self.totals, after.get(structure)):
             after = {}  # (the structure the op touched may be the overflow structure: not the primary's)
         for name, pools in after.items():
             self.totals[name] = pools[1::2]
@@ -384,12 +385,11 @@ class Checker:
             self.cqs_signals = any(sig.split(" ", 1)[0] in CQS_SIGNALS for sig in observed.signals)
         hint = Observed(observed, dict(self.view), after, self.cqs_signals)
         self.history.append((op, observed, hint))
-        model = self.alive[0].model
         before = hint.before.get(structure) if not _off_primary(model, op) else None
         broken = self.relations.check(
             op, observed, before, after.get(structure), structure, self.config.profile
         ) or self.relations.later(op, after)
-        if isinstance(op, Commit) and observed.ok:
+        if observed.ok and isinstance(op, Commit):
             for name in _released(model, op.qmgr):
                 self.relations.settled(name, hint.before.get(name))
         if isinstance(op, SetxcfAlter) and observed.ok and structure in model.structures:
@@ -399,20 +399,27 @@ class Checker:
         if isinstance(op, Inspect) and isinstance(observed.value, Mapping):
             broken = broken or self.relations.inspected(observed.value.get("structures"))
         self._sync_view(op, structure, after, observed.ok)
-        survivors, first, held = [], None, []
-        kept = _before_refusal(self.alive, op, observed)
-        for cand in self.alive:
-            expected, diff = cand.step(op, observed, hint, self.caps)
-            first = first or (expected, diff)
-            if diff is None:
-                survivors.append((cand, expected))
-            elif kept and _refusable(cand.model, op, expected, observed):
-                held.append((cand, expected))
-        if survivors:  # a refusal some reading explains leaves the others' state as it was, unpinned
-            for cand, expected in held:
-                cand.model = kept[id(cand)]
-                survivors.append((cand, expected))
-        broken = broken or _moved_off(self.alive[0].model, op, first[0], hint, structure)  # type: ignore[index]
+        if len(self.alive) == 1 and observed.ok:  # (the usual step: one vector, nothing refused)
+            lead = self.alive[0]
+            expected, diff = lead.step(op, observed, hint, self.caps)
+            first = (expected, diff)
+            survivors = [] if diff is not None else [(lead, expected)]
+        else:
+            survivors, first, held = [], None, []
+            kept = _before_refusal(self.alive, op, observed)
+            for cand in self.alive:
+                expected, diff = cand.step(op, observed, hint, self.caps)
+                first = first or (expected, diff)
+                if diff is None:
+                    survivors.append((cand, expected))
+                elif kept and _refusable(cand.model, op, expected, observed):
+                    held.append((cand, expected))
+            if survivors:  # a refusal some reading explains leaves the others' state as it was, unpinned
+                for cand, expected in held:
+                    cand.model = kept[id(cand)]
+                    survivors.append((cand, expected))
+        if broken is None and isinstance(op, AlterOutcome):
+            broken = _moved_off(self.alive[0].model, op, first[0], hint, structure)  # type: ignore[index]
         if broken is not None:  # a relation of the implementation's own figures: no reading explains it
             expected = first[0]  # type: ignore[index]
             self.failed = StepVerdict(index, expected, observed, broken, broken.rules[:1])
@@ -425,12 +432,15 @@ class Checker:
             refused = _refusable(self.alive[0].model, op, expected, observed)
             self.failed = StepVerdict(index, expected, observed, diff, blame(expected, observed, diff), refused)
             return self.failed
-        before = self.alive[0].readings
-        self.alive = [c for c, _ in survivors][:MAX_ALIVE]
-        if self.alive[0].readings is not before:  # (the same vector: nothing newly pinned)
-            self.pinned |= {k for k in AMBIGUITIES if getattr(self.alive[0].readings, k) != getattr(before, k)}
+        lead = self.alive[0]
+        if len(survivors) != 1 or survivors[0][0] is not lead or len(self.alive) != 1:
+            self.alive = [c for c, _ in survivors][:MAX_ALIVE]
+            if self.alive[0].readings is not lead.readings:  # (the same vector: nothing newly pinned)
+                new = self.alive[0].readings
+                self.pinned |= {k for k in AMBIGUITIES if getattr(new, k) != getattr(lead.readings, k)}
         expected = survivors[0][1]
-        return StepVerdict(index, expected, observed, None, expected.rules + _optional_judged(op, observed))
+        rules = expected.rules + _optional_judged(op, observed) if isinstance(op, Inspect) else expected.rules
+        return StepVerdict(index, expected, observed, None, rules)
 
     def _sync_view(
         self, op: Any, structure: str | None, after: dict[str, tuple[int, int, int, int]], ok: bool = True

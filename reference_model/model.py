@@ -62,6 +62,7 @@ __all__ = [
 ]  # fmt: skip
 #: The z/OS structure-full messages (a prefix test before the exact one: most steps have none).
 _IXC = ("IXC585E", "IXC586I")
+_MAX_QMGRS = topology.MAX_QMGRS_PER_STRUCTURE
 
 
 class Model(GroupState):
@@ -83,6 +84,13 @@ class Model(GroupState):
         if handler is None:
             kind = getattr(op, "KIND", type(op).__name__)
             raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002")
+        if hint is None and not view:  # (the model's own figures: most steps of a campaign)
+            out = handler(self, op)
+            if out.signals:
+                out.rules = _with_signal_rules(out.rules, out.signals)
+            if out.ok and len(self.qmgrs) >= _MAX_QMGRS and self.connected_at_limit(op):
+                out.rules = (*out.rules, "TOPOLOGY-006")
+            return out
         self.table2 = False
         if hint is not None:
             self.hint = hint
@@ -92,23 +100,20 @@ class Model(GroupState):
                 self.hint = None
             if self._cqs:
                 self._judge_overflow_monitoring(out, hint)
-        elif view:
-            self.hint = None
+        else:
             self.view = view
             self._view_base = {n: self.structures[n].pools.as_tuple() for n in view if n in self.structures}
             try:
                 out = handler(self, op)
             finally:
                 self.view = None
-        else:
-            self.hint = None
-            out = handler(self, op)
         if out.signals:
             out.rules = _with_signal_rules(out.rules, out.signals)
-        if out.ok and len(self.qmgrs) >= topology.MAX_QMGRS_PER_STRUCTURE and self.connected_at_limit(op):
+        if out.ok and len(self.qmgrs) >= _MAX_QMGRS and self.connected_at_limit(op):
             out.rules = (*out.rules, "TOPOLOGY-006")
         if self.table2:  # a put Table 2 says certainly fits: refusing it as full breaks SIZING-001
             out.rules = (*out.rules, "SIZING-001")
+            self.table2 = False
         if hint is not None and isinstance(op, Put):
             self._note_cost(op, out, hint)
         return out
