@@ -14,6 +14,9 @@ Prints, measured in the same run:
   beside the plain loop; goal: campaign >= 1.8x the plain loop on 2 cores;
 - cost per trace (compute seconds / traces) at each ``--traces`` size; goal: the largest
   within 20% of the smallest;
+- CPU per trace of the plain loop and of each campaign (the driver, its JVM and the Python
+  workers), which other work on a shared machine does not inflate, and from them the most the
+  campaign could do over the loop on free cores;
 - driver memory before and after each campaign: RSS of this Python process and of the
   driver JVM, and the driver JVM's heap in use just after a full GC (RSS only shows how far
   the heap has expanded; the heap in use after GC is what the driver retains); nothing per
@@ -68,18 +71,19 @@ def jvm_heap_after_gc_mb(spark: Any) -> float:
     return usage.getUsed() / 2**20
 
 
-def plain_loop(spec: CampaignSpec, traces: int) -> tuple[float, float]:
-    """``(steps/s, traces/s)`` of generate + run_trace over the campaign's first ``traces`` seeds."""
+def plain_loop(spec: CampaignSpec, traces: int) -> tuple[float, float, float]:
+    """``(steps/s, traces/s, CPU seconds per trace)`` of generate + run_trace over the campaign's
+    first ``traces`` seeds."""
     adapter = load_adapter(spec.adapter)
     caps = adapter.capabilities()
     steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(traces):
         config, ops = generate(trace_seed(spec.seed, i), trace_profile(spec.profiles, i), spec.steps)
         steps += run_trace(adapter, config, ops, caps=caps).steps_checked
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     adapter.close()
-    return steps / seconds, traces / seconds
+    return steps / seconds, traces / seconds, cpu / traces
 
 
 def bare_model(spec: CampaignSpec, traces: int) -> float:
@@ -108,8 +112,9 @@ def model_stream() -> float:
     return max(run_model(ops) for _ in range(3))
 
 
-def baselines(spec: CampaignSpec, traces: int) -> tuple[float, float, float, float]:
-    """``(model stream steps/s, model on these traces steps/s, plain loop steps/s, plain loop traces/s)``,
+def baselines(spec: CampaignSpec, traces: int) -> tuple[float, float, float, float, float]:
+    """``(model stream steps/s, model on these traces steps/s, plain loop steps/s, plain loop traces/s,
+    plain loop CPU seconds per trace)``,
     each measured as a campaign block runs (:func:`spark_fuzz.shard.long_lived_frozen`): the objects
     alive beforehand, Spark's modules among them, are not rescanned by the garbage collector."""
     with long_lived_frozen():
@@ -135,6 +140,9 @@ def main() -> None:
     from cfconform.spark_fuzz.job import run_campaign
     from cfconform.spark_fuzz.session import build_session
 
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from campaign_scaling import tree_cpu_seconds
+
     root = args.out or tempfile.mkdtemp(prefix="cfconform-bench-")
     spec_of = lambda n: CampaignSpec(args.adapter, n, args.steps, block_size=args.block_size or default_block_size(n))  # noqa: E731
     base_before = baselines(spec_of(args.baseline_traces), args.baseline_traces)
@@ -151,18 +159,23 @@ def main() -> None:
     for n in sizes:
         heap0 = jvm_heap_after_gc_mb(spark)
         py0, jvm0, cpu0 = rss_mb(), rss_mb(jvm_pid), cpu_seconds(jvm_pid)
+        tree0 = tree_cpu_seconds(os.getpid())
         start = time.perf_counter()
         summary = run_campaign(spark, spec_of(n), f"{root}/c{n}", partitions=args.partitions, progress_seconds=30,
                                triage_failures=False)  # fmt: skip
         total = time.perf_counter() - start
         run = summary["run"]
         jvm_cpu = cpu_seconds(jvm_pid) - cpu0
+        tree_cpu = tree_cpu_seconds(os.getpid()) - tree0
         py1, jvm1 = rss_mb(), rss_mb(jvm_pid)
         heap = (heap0, jvm_heap_after_gc_mb(spark))
-        rows.append((n, run, total, summary["totals"]["block_seconds"], jvm_cpu, py0, py1, jvm0, jvm1, heap))
+        rows.append((n, run, total, summary["totals"]["block_seconds"], jvm_cpu, py0, py1, jvm0, jvm1, heap, tree_cpu))
+    cores = spark.sparkContext.defaultParallelism
     spark.stop()
     base_after = baselines(spec_of(args.baseline_traces), args.baseline_traces)
-    stream, traced, base_steps, base_traces = ((a + b) / 2 for a, b in zip(base_before, base_after, strict=True))
+    stream, traced, base_steps, base_traces, base_cpu = (
+        (a + b) / 2 for a, b in zip(base_before, base_after, strict=True)
+    )
     print(f"bare model: {stream:,.0f} steps/s on model_steps.py's stream (before {base_before[0]:,.0f}, after "
           f"{base_after[0]:,.0f}); {traced:,.0f} steps/s on these traces, a model per trace (before "
           f"{base_before[1]:,.0f}, after {base_after[1]:,.0f})")  # fmt: skip
@@ -173,7 +186,7 @@ def main() -> None:
     print(f"{'traces':>9} {'compute s':>9} {'steps/s':>10} {'ratio':>6} {'e2e s':>7} {'e2e ratio':>9} "
           f"{'us/trace':>8} {'blk-s/s':>7} {'JVM cpu s':>9} {'py RSS MB':>15} {'JVM RSS MB':>15} "
           f"{'JVM heap after GC MB':>20}")  # fmt: skip
-    for n, run, total, block_seconds, jvm_cpu, py0, py1, jvm0, jvm1, heap in rows:
+    for n, run, total, block_seconds, jvm_cpu, py0, py1, jvm0, jvm1, heap, _ in rows:
         steps_s = run["steps"] / run["compute_seconds"]
         e2e = run["steps"] / total
         print(
@@ -189,6 +202,13 @@ def main() -> None:
         "ratio = campaign steps/s over the plain loop's (goal >= 1.8x on 2 cores); blk-s/s = busy worker "
         "seconds per wall second (cores kept busy); JVM cpu s = CPU the driver JVM used during the campaign"
     )
+    # CPU time is what other work on a shared machine does not inflate: on free cores, the campaign
+    # does at most cores x (the loop's CPU per trace) / (its own, all processes) times the loop
+    per_trace = ", ".join(f"{1e6 * row[10] / row[0]:,.0f} us at {row[0]:,}" for row in rows)
+    bound = cores * base_cpu / (last[10] / last[0])
+    print(f"CPU per trace: plain loop {1e6 * base_cpu:,.0f} us; campaign (driver, JVM and Python workers) "
+          f"{per_trace}; on {cores} free cores the campaign could do at most {bound:.2f}x the loop")  # fmt: skip
+    print(f"load average {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} CPUs): other work inflates wall times")
     if not args.out:
         shutil.rmtree(root, ignore_errors=True)
     sys.stdout.flush()
