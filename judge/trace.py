@@ -108,11 +108,11 @@ def _eager(result: TraceResult) -> dict[str, Any]:
 
 
 def _plain_copy(value: Any) -> Any:
-    """A deep copy of a record with tuples as lists (what ``attrs.asdict`` makes of one)."""
+    """A deep copy of a record, lists as lists and tuples as tuples (what ``attrs.asdict`` makes of one)."""
     if isinstance(value, dict):
         return {_plain_copy(k): _plain_copy(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain_copy(v) for v in value]
+        return type(value)(_plain_copy(v) for v in value)
     return value
 
 
