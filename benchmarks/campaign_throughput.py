@@ -8,7 +8,7 @@ Prints, measured in the same run:
   ``run_trace`` over the same seeds in this process (the model twice, as the implementation
   and in the checker, plus generation and checking); each measured before and after the
   campaigns and averaged, as the machine's load drifts; goal (issue 26): the plain loop at
-  least a third of the bare model's steps/s;
+  least a third of the bare model's steps/s (both in CPU time: other work inflates neither);
 - checked steps/s of a campaign on ``--master`` (default ``local[2]``) during its compute
   phase (the Spark jobs that run the blocks) and end to end (with consolidation),
   beside the plain loop; goal: campaign >= 1.8x the plain loop on 2 cores;
@@ -71,9 +71,9 @@ def jvm_heap_after_gc_mb(spark: Any) -> float:
     return usage.getUsed() / 2**20
 
 
-def plain_loop(spec: CampaignSpec, traces: int) -> tuple[float, float, float]:
-    """``(steps/s, traces/s, CPU seconds per trace)`` of generate + run_trace over the campaign's
-    first ``traces`` seeds."""
+def plain_loop(spec: CampaignSpec, traces: int) -> tuple[float, float, float, float]:
+    """``(steps/s, traces/s, CPU seconds per trace, steps per CPU second)`` of generate + run_trace
+    over the campaign's first ``traces`` seeds."""
     adapter = load_adapter(spec.adapter)
     caps = adapter.capabilities()
     steps = 0
@@ -83,15 +83,16 @@ def plain_loop(spec: CampaignSpec, traces: int) -> tuple[float, float, float]:
         steps += run_trace(adapter, config, ops, caps=caps).steps_checked
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     adapter.close()
-    return steps / seconds, traces / seconds, cpu / traces
+    return steps / seconds, traces / seconds, cpu / traces, steps / cpu
 
 
 def bare_model(spec: CampaignSpec, traces: int) -> float:
     """Steps/s of the model alone over the campaign's first ``traces`` traces: a :class:`Model` per
-    trace, stepped through its operations (generated beforehand), nothing checked or recorded."""
+    trace, stepped through its operations (generated beforehand), nothing checked or recorded; CPU
+    time, as ``benchmarks/model_steps.py``."""
     work = [generate(trace_seed(spec.seed, i), trace_profile(spec.profiles, i), spec.steps) for i in range(traces)]
     steps = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for config, ops in work:
         step = Model(config).step
         try:
@@ -100,7 +101,7 @@ def bare_model(spec: CampaignSpec, traces: int) -> float:
             steps += len(ops)
         except ConfigurationError:  # (an invalid trace ends there, as run_trace ends it)
             steps += next(i for i, other in enumerate(ops) if other is op)
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - start)
 
 
 def model_stream() -> float:
@@ -112,9 +113,9 @@ def model_stream() -> float:
     return max(run_model(ops) for _ in range(3))
 
 
-def baselines(spec: CampaignSpec, traces: int) -> tuple[float, float, float, float, float]:
+def baselines(spec: CampaignSpec, traces: int) -> tuple[float, float, float, float, float, float]:
     """``(model stream steps/s, model on these traces steps/s, plain loop steps/s, plain loop traces/s,
-    plain loop CPU seconds per trace)``,
+    plain loop CPU seconds per trace, plain loop steps per CPU second)``,
     each measured as a campaign block runs (:func:`spark_fuzz.shard.long_lived_frozen`): the objects
     alive beforehand, Spark's modules among them, are not rescanned by the garbage collector."""
     with long_lived_frozen():
@@ -173,16 +174,17 @@ def main() -> None:
     cores = spark.sparkContext.defaultParallelism
     spark.stop()
     base_after = baselines(spec_of(args.baseline_traces), args.baseline_traces)
-    stream, traced, base_steps, base_traces, base_cpu = (
+    stream, traced, base_steps, base_traces, base_cpu, base_cpu_steps = (
         (a + b) / 2 for a, b in zip(base_before, base_after, strict=True)
     )
-    print(f"bare model: {stream:,.0f} steps/s on model_steps.py's stream (before {base_before[0]:,.0f}, after "
-          f"{base_after[0]:,.0f}); {traced:,.0f} steps/s on these traces, a model per trace (before "
-          f"{base_before[1]:,.0f}, after {base_after[1]:,.0f})")  # fmt: skip
+    print(f"bare model (CPU time): {stream:,.0f} steps/s on model_steps.py's stream (before "
+          f"{base_before[0]:,.0f}, after {base_after[0]:,.0f}); {traced:,.0f} steps/s on these traces, a model "
+          f"per trace (before {base_before[1]:,.0f}, after {base_after[1]:,.0f})")  # fmt: skip
     print(f"plain Python loop: {base_steps:,.0f} steps/s, {base_traces:,.0f} traces/s "
-          f"(before {base_before[2]:,.0f}, after {base_after[2]:,.0f} steps/s)")  # fmt: skip
-    print(f"plain loop / bare model: {base_steps / stream:.3f} of the stream's steps/s (goal >= 0.333), "
-          f"{base_steps / traced:.3f} of the model's on these traces")  # fmt: skip
+          f"(before {base_before[2]:,.0f}, after {base_after[2]:,.0f} steps/s); {base_cpu_steps:,.0f} steps "
+          f"per CPU second (before {base_before[5]:,.0f}, after {base_after[5]:,.0f})")  # fmt: skip
+    print(f"plain loop / bare model (CPU time): {base_cpu_steps / stream:.3f} of the stream's steps/s (goal "
+          f">= 0.333), {base_cpu_steps / traced:.3f} of the model's on these traces")  # fmt: skip
     print(f"{'traces':>9} {'compute s':>9} {'steps/s':>10} {'ratio':>6} {'e2e s':>7} {'e2e ratio':>9} "
           f"{'us/trace':>8} {'blk-s/s':>7} {'JVM cpu s':>9} {'py RSS MB':>15} {'JVM RSS MB':>15} "
           f"{'JVM heap after GC MB':>20}")  # fmt: skip

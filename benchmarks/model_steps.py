@@ -1,7 +1,8 @@
 """Model steps per second on a standard mixed operation stream, beside a trivial dict loop.
 
 Prints both figures measured in the same run and their ratio (issue: the model
-should cost no more than about 3.5 times the trivial loop).  Run:
+should cost no more than about 3.5 times the trivial loop).  Both are CPU time, best of
+``--repeat`` runs taken in turn, so other work on a shared machine inflates neither.  Run:
 
     .venv/bin/python benchmarks/model_steps.py [--steps N]
 """
@@ -48,10 +49,10 @@ def standard_stream(steps: int, seed: int = 1) -> list:
 def run_model(ops: list) -> float:
     model = Model(standard_config())
     step = model.step
-    start = time.perf_counter()
+    start = time.process_time()
     for op in ops:
         step(op)
-    return len(ops) / (time.perf_counter() - start)
+    return len(ops) / (time.process_time() - start)
 
 
 def run_trivial(ops: list) -> float:
@@ -76,10 +77,10 @@ def run_trivial(ops: list) -> float:
         return {"kind": "other", "ok": True}
 
     handlers = {Put: put, Get: get, Commit: other, AdvanceClock: other}
-    start = time.perf_counter()
+    start = time.process_time()
     for op in ops:
         handlers[type(op)](op)
-    return len(ops) / (time.perf_counter() - start)
+    return len(ops) / (time.process_time() - start)
 
 
 def main() -> None:
@@ -88,8 +89,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     ops = standard_stream(args.steps)
-    model = max(run_model(ops) for _ in range(args.repeat))
-    trivial = max(run_trivial(ops) for _ in range(args.repeat))
+    runs = [(run_model(ops), run_trivial(ops)) for _ in range(args.repeat)]  # (in turn: load drifts alike)
+    model = max(m for m, _ in runs)
+    trivial = max(t for _, t in runs)
     print(f"model steps/s:        {model:12,.0f}")
     print(f"trivial loop steps/s: {trivial:12,.0f}")
     print(f"cost ratio (trivial/model): {trivial / model:.2f}x  (goal <= 3.5x, model >= 250,000 steps/s)")
