@@ -15,7 +15,6 @@ missing.  Progress on stderr from the first 2 s to the end (``-q``: none).
 from __future__ import annotations
 
 import argparse
-import sys
 
 NAME = "diff"
 HELP = "compare two fuzz campaigns: new, fixed and changed failures (Spark join on seed and profile)"
@@ -29,12 +28,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cfconform.spark_fuzz.options import missing_spark
+    from ..spark_command import run_spark_command
 
-    problem = missing_spark(NAME)
-    if problem is not None:  # a core install (no `cfconform[spark]`): one line, exit 2
-        print(problem, file=sys.stderr)
-        return 2
-    from cfconform.spark_fuzz.job import diff_main
-
-    return diff_main(args)
+    return run_spark_command(NAME, "diff_main", args)  # a core install: one line naming the extra, exit 2

@@ -27,7 +27,6 @@ line per Spark job and Spark's own log).
 from __future__ import annotations
 
 import argparse
-import sys
 
 NAME = "fuzz"
 HELP = "run a seeded fuzz campaign on Spark: Parquet results, minimised reproducers, report"
@@ -41,12 +40,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cfconform.spark_fuzz.options import missing_spark
+    from ..spark_command import run_spark_command
 
-    problem = missing_spark(NAME)
-    if problem is not None:  # a core install (no `cfconform[spark]`): one line, exit 2
-        print(problem, file=sys.stderr)
-        return 2
-    from cfconform.spark_fuzz.job import fuzz_main
-
-    return fuzz_main(args)
+    return run_spark_command(NAME, "fuzz_main", args)  # a core install: one line naming the extra, exit 2
