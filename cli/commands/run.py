@@ -92,7 +92,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="reports and reproducers (default cfconform-report)",
     )  # fmt: skip
     parser.add_argument(  # the old spelling of --out, kept
-        "--report-dir", dest="report_dir", default=argparse.SUPPRESS, metavar="DIR", help=argparse.SUPPRESS
+        "--report-dir", dest="report_dir_alias", default=argparse.SUPPRESS, metavar="DIR", help=argparse.SUPPRESS
     )
     parser.add_argument("--junit", metavar="FILE", help="JUnit XML file (default DIR/junit.xml)")
     parser.add_argument("--deviations", metavar="FILE", help="known deviations (TOML; see conformance/deviations.py)")
@@ -180,9 +180,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"cfconform run: unknown Hypothesis profile {args.hypothesis_profile!r}", file=sys.stderr)
         return EXIT_USAGE
     deviations = load_deviations(args.deviations) if args.deviations else ()
+    out_option = "--out"
+    if getattr(args, "report_dir_alias", None) is not None:  # an error names the spelling the user gave
+        args.report_dir, out_option = args.report_dir_alias, "--report-dir"
     report_dir = Path(args.report_dir)
     junit = Path(args.junit) if args.junit else None
-    for option, path in (("--out", report_dir), ("--junit", junit.parent if junit else None)):
+    for option, path in ((out_option, report_dir), ("--junit", junit.parent if junit else None)):
         problem = unwritable(path) if path is not None else None
         if problem:  # before the implementation starts: the results must not be lost at the end
             print(f"cfconform run: {option} {path}: {problem}", file=sys.stderr)

@@ -56,7 +56,7 @@ def test_run_refuses_an_unwritable_output_directory_up_front(spelling: str, wher
     out = str(a_file / "sub") if where == "under-a-file" else _read_only_dir()
     done = _cli("run", "--adapter", "reference", *FAST, spelling, out)
     assert _one_line(done) == (2, 1, False, False), done.stderr
-    assert f"--out {out}" in done.stderr
+    assert f"cfconform run: {spelling} {out}: " in done.stderr  # the spelling the user gave
 
 
 @pytest.mark.parametrize("where", ["under-a-file", "read-only"])
