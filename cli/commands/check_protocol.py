@@ -89,7 +89,7 @@ class Checker:
 
         ``needs`` names an earlier check this one depends on: if it failed, this one is not run.
         """
-        from cfconform.adapters.wire.client import ConnectionFault
+        from cfconform.adapters.wire.process import ConnectionFault
 
         if self.dead is not None:
             return self.record(name, False, f"not run: {self.dead}")
@@ -144,7 +144,7 @@ class Checker:
 
     # -- the checks -----------------------------------------------------------------------
     def run(self) -> bool:
-        from cfconform.adapters.wire.client import WireConnection
+        from cfconform.adapters.wire.process import WireConnection
         from cfconform.reference_model.operations import Get, Inspect, Put
 
         try:
