@@ -75,6 +75,7 @@ class Checker:
         self.results: list[tuple[str, bool, str]] = []
         self.conn: Any = None
         self.caps: dict[str, Any] = {}
+        self.peer_version: Any = None
         self.dead: str | None = None
         self.blocked: str | None = None
 
@@ -190,6 +191,7 @@ class Checker:
         }
         reply = self.request(msg, "init_ok", check=lambda r: _check_version(r.get("protocol_version")))
         version = reply["protocol_version"]
+        self.peer_version = version
         self.caps = reply["capabilities"]
         return f"init_ok protocol_version {version} in {time.monotonic() - start:.2f} s"
 
@@ -211,7 +213,11 @@ class Checker:
         )
 
     def _open(self) -> str:
-        self.request({"type": "open", "config": small_config(self.profile or "mq").to_record()}, "open_ok")
+        from cfconform.adapters.wire.peer import config_for_peer, version_tuple
+
+        # as the gate sends it: readings newer than the announced protocol version are left out
+        config = config_for_peer(small_config(self.profile or "mq"), version_tuple(self.peer_version))
+        self.request({"type": "open", "config": config}, "open_ok")
         return f"open_ok for a small {self.profile} config (1 structure APP1, queue Q1, QM01+QM02)"
 
     def _batch(self) -> str:

@@ -4,6 +4,10 @@ an older implementation checking its copy of the schema would refuse the unknown
 
 from __future__ import annotations
 
+import shlex
+import subprocess
+import sys
+
 import attrs
 import pytest
 
@@ -41,3 +45,13 @@ def test_the_reference_served_with_a_1_3_reading_follows_it(reading: str, enq: i
         adapter.apply_batch([Put("QM01", "Q1", 10), StopQmgr("QM01"), StartQmgr("QM01")])
         events = adapter.apply(Put("QM01", "Q1", 10)).events
         assert ("QM01", enq) == (events[0].qmgr, events[0].enq)
+
+
+@pytest.mark.parametrize("profile", ["mq", "cqs"])
+def test_check_protocol_opens_a_1_2_implementation_without_1_3_readings(profile: str):
+    """``cfconform check-protocol`` sends its config as the gate does (config_for_peer): a 1.2
+    implementation that refuses unknown readings opens (the fake answers nothing else to the letter)."""
+    argv = [sys.executable, "-m", "cfconform.cli", "check-protocol", "--profile", profile, "--adapter"]
+    done = subprocess.run([*argv, "wire:" + shlex.join(fake("fake_strict_readings"))], capture_output=True, text=True)
+    opened = [line for line in done.stdout.splitlines() if line.startswith(("PASS open:", "FAIL open:"))]
+    assert [f"PASS open: open_ok for a small {profile} config"] == [line.split(" (")[0] for line in opened], done.stdout

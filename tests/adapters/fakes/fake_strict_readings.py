@@ -5,7 +5,7 @@ error 13 (bad-config)."""
 import fakebase
 
 fakebase.CAPABILITIES["protocol_version"] = "1.2"
-NEWER = ("qstats_at_stop",)  # ambiguities added in 1.3
+NEWER = ("qstats_at_stop", "cqs_reselect")  # ambiguities added in 1.3
 
 
 def init(msg):
