@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import combined
 from .accounting import usage_pct
 from .units import SIZE_63_75K, SIZE_63K
 
@@ -62,12 +63,21 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
     usage = None  # the model's own usage, computed once for the three rules (not in checker mode)
     before: Any = _UNREAD  # in checker mode, the implementation's usage before and after the put
     after: Any = _UNREAD
+    least_open = None  # ``combined``: the lowest threshold its allowed cost ratios leave open
     for th, sz in plan[1]:
-        # OFFLOAD-002: "offload data for messages exceeding SZn"; OFFLDnSZ(0K) is "(all messages)"
-        if not (sz == 0 or (length > sz if strict else length >= sz)):
-            continue
-        # OFFLDnTH(0): "set to 0% to offload all such messages" (seed 002), whatever the comparison
-        if th == 0:
+        # OFFLOAD-002: "offload data for messages exceeding SZn"; OFFLDnSZ(0K) is "(all messages)",
+        # which a message of no data does not exceed under the strict reading: at that boundary
+        # (ibm-facts 2.3) the model follows its comparison and an implementation's answer stands
+        size_open = False
+        if not (length > sz if strict else length >= sz):
+            if sz or length or own:
+                continue
+            size_open = True
+        # OFFLDnTH(0): "set to 0% to offload all such messages" (seed 002), as the inclusive reading
+        # does at any usage.  The strict reading of "more than 0% full" keeps a message put into an
+        # empty structure (0% used) in the CF: ibm-facts 2.3 allows both comparisons and judges only
+        # away from the boundary, so on an implementation's figures either answer stands there
+        if th == 0 and not strict:
             over: bool | None = True
         elif own:  # (GroupState.reached on the model's own figures: exact)
             if usage is None:
@@ -83,16 +93,27 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
             if before is _UNREAD:  # (read once for the three rules: the same figures for each)
                 before = model.before_put(s)
             over = model.reached(before, th, metric, inclusive=not strict)
+            if th == 0 and over is False:
+                over = None  # usage exactly 0%: at the boundary (see above)
+            if over is None and metric == "combined" and before is not None:
+                over = combined.reached(s, before, th, inclusive=not strict)
             if over is None:
                 if after is _UNREAD:
                     after = model.after(s)
                 if model.reached(after, th, metric, inclusive=not strict) is False:
                     over = False  # a put never frees space: usage before it was no higher than after it
+                elif metric == "combined" and before is not None and th > 0 and not size_open:
+                    least_open = th if least_open is None else min(least_open, th)
+        if size_open and over:
+            over = None
         if over:
             return True, rules + (("OFFLOAD-014",) if th == 0 else ()) + _OFFLOADED
         open_question = open_question or over is None
     if open_question and model.hint is not None and model.hint.outcome.offloaded is not None:
-        # the usage the rule compares is not known: the implementation's decision stands (principle 2)
+        # the usage the rule compares is not known: the implementation's decision stands (principle 2),
+        # as long as one entry:element cost ratio explains it with its earlier ones (``combined``)
         offloaded = bool(model.hint.outcome.offloaded)
+        if least_open is not None and not combined.narrow(s, before, least_open, offloaded):
+            offloaded = not offloaded
         return offloaded, rules + (_OFFLOADED if offloaded else ())
     return False, rules

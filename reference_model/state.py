@@ -81,6 +81,7 @@ class Structure:
     __slots__ = (
         "alter_pending",
         "backup_taken",
+        "combined_weights",
         "costs_seen",
         "defn",
         "failed",
@@ -136,6 +137,9 @@ class Structure:
         self.pools = Pools(self.size_kb, defn.ratio, acct)
         #: The offload rules of ``defn`` as the MQ put reads them (reference_model.offload._plan).
         self.offload_plan: Any = None
+        #: Checker mode, ``combined`` usage reading (OFFLOAD-012): the ratios of the implementation's
+        #: entry cost to its element cost its offload decisions so far allow (reference_model.combined).
+        self.combined_weights: tuple[float, float] = (0.0, float("inf"))
         self.failed = False
         self.backup_taken = False
         self.failure_snapshot: dict[str, list[Message]] = {}

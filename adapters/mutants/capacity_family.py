@@ -267,7 +267,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", _cqs_cfg(ovflwstr=None),
      [Put("QM01", "Q1", 0), Get("QM01", "Q1")], rebound(Get, _charge=_CQS_FREE)),
     ("012-a", "An offloaded message is kept as elements only: it takes no entry.",
-     one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(), put()], post(Put, _offloaded_without_entry)),
+     one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)], post(Put, _offloaded_without_entry)),
     ("012-b", "A get outside syncpoint frees the message's elements but not its entry.", one(size=8192, ratio=4),
      [put(1000), get()], rebound(Get, _remove=_keep_storage(True))),
 )

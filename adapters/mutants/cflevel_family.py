@@ -119,7 +119,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("006-a", "The offload rules are applied at CFLEVEL(4) too.", one(cflevel=4, **rules((0, 0), None, None)),
      [put(1), put(1)], deciding(rules_level=4)),
     ("006-b", "The offload rules are not applied at CFLEVEL(5) (only the forced offload).",
-     one(**rules((0, 0), None, None)), [put(1)], deciding(rules_level=6)),
+     one(**rules((0, 0), None, None)), [put(1), put(1)], deciding(rules_level=6)),
     ("007-a", "RECOVER(YES) is accepted at CFLEVEL(2).", one(cflevel=2), [alter(recover=True)],
      lenient(AlterStructure, "CFLEVEL-007")),
     ("007-b", "CFLEVEL can be lowered to 2 on a RECOVER(YES) structure.", one(cflevel=3, recover=True),

@@ -5,7 +5,9 @@ readings agree) unless they pin a reading on purpose, and use one element per
 entry with messages of one element, so the three ``offload_usage_metric``
 readings agree too.  Rules are set per reproducer with :func:`rules`: a
 threshold of 0 with a size of 0 offloads every message once the structure is
-in use at all.
+in use at all (a message put into an empty structure is at the boundary of
+"more than 0% full", where either answer stands: OFFLOAD-014), so such a
+reproducer puts a first message before the one it judges.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _pairs(*order: tuple[int, int]) -> Any:
 MUTANTS: tuple[Mutant, ...] = family(
     "OFFLOAD",
     ("001-a", "Only two rule pairs: OFFLD3TH/OFFLD3SZ is never applied.",
-     one(**rules(None, None, (0, 0))), [put(1)], deciding(pairs=_pairs((0, 0), (1, 1)))),
+     one(**rules(None, None, (0, 0))), [put(1), put(1)], deciding(pairs=_pairs((0, 0), (1, 1)))),
     ("001-b", "The first rule pair (by default OFFLD1TH(70) OFFLD1SZ(32K)) is never applied.",
      one(size=6324, ratio=120), [put(K33), put(K33), put(18500), put(K33)], deciding(pairs=_pairs((1, 1), (2, 2)))),
     ("002-a", "A rule offloads when usage OR size exceeds its limit (the pre-PI21909 behaviour).",
@@ -69,7 +71,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      deciding(
          off=lambda sz: False, pairs=lambda d: [(th, sz % (64 * KB)) for th, sz in _pairs((0, 0), (1, 1), (2, 2))(d)])),
     ("003-b", "OFFLDnSZ(0K) is taken to switch the rule off, like 64K.",
-     one(**rules(None, None, (0, 0))), [put(1)], deciding(off=lambda sz: sz in (0, 64 * KB))),
+     one(**rules(None, None, (0, 0))), [put(1), put(1)], deciding(off=lambda sz: sz in (0, 64 * KB))),
     ("004-a", "No forced offload at CFLEVEL(4): large messages are kept in the structure.",
      one(**BIG), [put(OVER_6375)], deciding(boundary=lambda m, d: 100 * 1024 * KB if d.cflevel == 4 else SIZE_63_75K)),
     ("004-b", "Forced offload only above 64 KB instead of 63.75 KB (or 63 KB).",
@@ -89,7 +91,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("006-a", "ALTER CFSTRUCT accepts an OFFLOAD store other than SMDS or DB2.",
      one(), [alter(offload="DISK")], lenient(AlterStructure, "OFFLOAD-006")),
     ("006-b", "With OFFLOAD(DB2) the offload rules are never applied.",
-     one(offload="DB2", **rules(None, None, (0, 0))), [put(1)],
+     one(offload="DB2", **rules(None, None, (0, 0))), [put(1), put(1)],
      deciding(rules_when=lambda d: d.effective_offload != "DB2")),
     ("007-a", "ALTER CFSTRUCT accepts OFFLOAD at CFLEVEL(4).",
      one(cflevel=4), [alter(offload="SMDS")], lenient(AlterStructure, "OFFLOAD-007")),
@@ -110,13 +112,14 @@ MUTANTS: tuple[Mutant, ...] = family(
      one(size=6154, ratio=6, **rules((20, 2000), (20, 0), None)), [put(), put(3000), put(100)],
      deciding(usage=lambda m, s, n: m.usage(s, "max" if n == 1 else "elements")), ("offload_usage_metric",)),
     ("013-a", "ALTER CFSTRUCT resets the offload rules it was not given to their defaults.",
-     one(**rules(None, None, (0, 0))), [alter(fullthreshold=85), put(1)], _alter_with_defaults(DEFAULT_RULES)),
+     one(**rules(None, None, (0, 0))), [alter(fullthreshold=85), put(1), put(1)], _alter_with_defaults(DEFAULT_RULES)),
     ("013-b", "ALTER CFSTRUCT resets CFLEVEL to 3 when it is not given.",
      one(), [alter(fullthreshold=85), put(OVER_6375)], _alter_with_defaults({"cflevel": 3})),
     ("013-c", "ALTER CFSTRUCT resets RECOVER to NO when it is not given.",
      one(cflevel=3, recover=True), [alter(fullthreshold=85), put(persistent=True)],
      _alter_with_defaults({"recover": False})),
-    ("014-a", "OFFLDnTH(0) compared like any threshold: under the strict reading, a message put into an empty "
-     "structure is kept in the CF.", one(**rules((0, KB), None, None)), [put(2 * KB)], deciding(hit=_hit())),
+    ("014-a", "OFFLDnTH(0) is taken to switch its rule off: the messages its size selects are never offloaded by it.",
+     one(**rules((0, KB), None, None)), [put(1), put(2 * KB)],
+     deciding(pairs=lambda d: [(th, sz) for th, sz in _pairs((0, 0), (1, 1), (2, 2))(d) if th != 0])),
 )
 # fmt: on

@@ -150,7 +150,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="OFFLOAD-014",
-        title="OFFLDnTH(0) offloads every message its rule's size selects, whatever the usage (even none).",
+        title="OFFLDnTH(0) offloads every message its size selects once the structure is in use (0%: either).",
         citation=Citation(
             SEED_002,
             "then the threshold for the first rule could be set to 0% to offload all such messages.",

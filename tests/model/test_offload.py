@@ -12,8 +12,9 @@ import pytest
 
 from cfconform.reference_model import Config, ConfigurationError, Model, QueueDef, Readings, StructureDef
 from cfconform.reference_model.accounting import elements_for
+from cfconform.reference_model.model import Observed
 from cfconform.reference_model.operations import AlterStructure, Put
-from cfconform.reference_model.outcomes import CMD_INVALID
+from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
 from cfconform.reference_model.readings import AMBIGUITIES
 from cfconform.reference_model.units import KB, SIZE_100MB
 
@@ -83,8 +84,8 @@ def test_offload_002_threshold_and_size_boundaries(rule: int, cell: tuple[int, i
     th, sz = DEFAULT_RULES[rule]
     du, ds = cell
     expected = THRESHOLD_TABLE[cell][COMPARE.index(compare)]
-    if sz == 0:  # OFFLD3SZ(0K) is "(all messages)" (seed 002): only the threshold decides
-        expected = THRESHOLD_TABLE[(du, 1)][COMPARE.index(compare)]
+    # OFFLD3SZ(0K) is "(all messages)" (seed 002), but a 0-byte message does not exceed 0 KB under the
+    # strict reading: the model follows its comparison there too (an implementation's answer stands)
     model = _model(Readings(offload_compare=compare))
     assert (True, expected, True) == _put(model, sz + ds, th + du)
 
@@ -117,12 +118,74 @@ def test_offload_002_seed_example_offld1th_0(compare: str) -> None:
     assert [True, False] == [_put(model, 33 * KB, 5)[1], _put(model, 31 * KB, 5)[1]]
 
 
-@pytest.mark.parametrize("compare", COMPARE)
-def test_offload_014_offld1th_0_offloads_into_an_empty_structure(compare: str) -> None:
-    """Seed 002: OFFLD1TH(0) is set "to offload all such messages": the first message into an empty
-    structure (0% used, not "more than" 0%) is offloaded under either comparison, naming OFFLOAD-014."""
+def test_offload_014_offld1th_0_offloads_once_the_structure_is_in_use() -> None:
+    """Seed 002: OFFLD1TH(0) is set "to offload all such messages": under either comparison the model
+    offloads every such message once the structure is in use, naming OFFLOAD-014."""
+    for compare in COMPARE:
+        model = _model(Readings(offload_compare=compare), offld1th=0, offld1sz=KB)
+        model.step(Put("QM01", "Q1", 1))
+        assert (True, True, True) == _put(model, 2 * KB, rule="OFFLOAD-014"), compare
+
+
+@pytest.mark.parametrize(("compare", "offloaded"), [("inclusive", True), ("strict", False)])
+def test_offload_014_into_an_empty_structure_the_model_follows_its_comparison(compare: str, offloaded: bool) -> None:
+    """0% used reaches 0% but is not "more than" 0%: on its own figures the model keeps the first
+    message in the CF under the strict reading (either answer is admissible there: see below)."""
     model = _model(Readings(offload_compare=compare), offld1th=0, offld1sz=KB)
-    assert (True, True, True) == _put(model, 2 * KB, rule="OFFLOAD-014")
+    assert (True, offloaded) == _put(model, 2 * KB)[:2]
+
+
+def _judged(compare: str, before: tuple[int, int, int, int], offloaded: bool) -> bool | None:
+    """The model's expected offload decision (checker mode) for a 2 KB put under OFFLD1TH(0)
+    OFFLD1SZ(1K) that the implementation decided ``offloaded``, its usage before being ``before``."""
+    model = _model(Readings(offload_compare=compare), offld1th=0, offld1sz=KB)
+    after = (before[0] + 1, before[1], before[2] + 9, before[3])
+    seen = Outcome("put", True, offloaded=offloaded, usage=after, location="SMDS" if offloaded else "CF")
+    return model.step(Put("QM01", "Q1", 2 * KB), hint=Observed(seen, {"APP1": before}, {"APP1": after})).offloaded
+
+
+@pytest.mark.parametrize("offloaded", [True, False])
+def test_offload_014_at_exactly_0_percent_the_strict_reading_may_keep_the_message(offloaded: bool) -> None:
+    """ibm-facts 2.3: both comparisons are admissible and judged only away from the boundary; an empty
+    structure is exactly at OFFLD1TH(0), where "more than 0% full" keeps what "offload all" offloads."""
+    assert offloaded is _judged("strict", (0, 1000, 0, 6000), offloaded)
+
+
+@pytest.mark.parametrize("compare", COMPARE)
+def test_offload_014_once_the_structure_is_in_use_offld1th_0_offloads(compare: str) -> None:
+    assert _judged(compare, (1, 1000, 9, 6000), False) is True  # kept in the CF: a departure
+
+
+def test_offload_014_the_inclusive_reading_offloads_into_an_empty_structure() -> None:
+    assert _judged("inclusive", (0, 1000, 0, 6000), False) is True  # 0% reaches 0%
+
+
+def _judged_size(compare: str, length: int, offloaded: bool) -> bool | None:
+    """The model's expected decision (checker mode) for a put of ``length`` bytes under OFFLD1TH(1)
+    OFFLD1SZ(0K) at 10% usage, the implementation having decided ``offloaded``."""
+    model = _model(Readings(offload_compare=compare), offld1th=1, offld1sz=0, offld2sz=RULE_OFF, offld3sz=RULE_OFF)
+    before, after = (100, 1000, 600, 6000), (101, 1000, 601, 6000)
+    seen = Outcome("put", True, offloaded=offloaded, usage=after, location="SMDS" if offloaded else "CF")
+    return model.step(Put("QM01", "Q1", length), hint=Observed(seen, {"APP1": before}, {"APP1": after})).offloaded
+
+
+@pytest.mark.parametrize("offloaded", [True, False])
+def test_offload_002_a_message_of_no_data_under_offldnsz_0k_strict_either_answer_stands(offloaded: bool) -> None:
+    """OFFLDnSZ(0K) offloads "messages exceeding 0 KB (all messages)": a 0-byte message is "all
+    messages" but does not exceed 0 KB under the strict reading, a boundary ibm-facts 2.3 leaves open."""
+    assert offloaded is _judged_size("strict", 0, offloaded)
+
+
+@pytest.mark.parametrize(("compare", "length"), [("inclusive", 0), ("strict", 1), ("inclusive", 1)])
+def test_offload_002_offldnsz_0k_offloads_a_message_away_from_that_boundary(compare: str, length: int) -> None:
+    assert _judged_size(compare, length, False) is True  # kept in the CF: a departure
+
+
+@pytest.mark.parametrize(("compare", "offloaded"), [("inclusive", True), ("strict", False)])
+def test_offload_002_the_model_offloads_a_message_of_no_data_as_its_comparison_says(compare: str, offloaded: bool):
+    model = _model(Readings(offload_compare=compare), offld1th=0, offld1sz=0, offld2sz=RULE_OFF, offld3sz=RULE_OFF)
+    model.step(Put("QM01", "Q1", 1))  # the structure in use
+    assert (True, offloaded) == _put(model, 0)[:2]
 
 
 @pytest.mark.parametrize("threshold", [7, 14, 29, 57, 58])
