@@ -426,12 +426,16 @@ def recover(model: GroupState, op: Recover) -> Outcome:
     if not s.failed:
         if op.purge and model.readings.recover_purge_nonfailed == "accepted":
             _empty(model, s)
+            _purged(s)
             return Outcome("recover", rules=("RECOVERY-005", "RECOVERY-006"), signals=model.full_signals(s))
         return Outcome("recover", False, CMD_NOT_FAILED, ("RECOVERY-006",))
     if op.purge:
         s.failed, s.failure_snapshot = False, {}
+        _purged(s)
         _recovered(model, s, ("RECOVERY-005",))
         return Outcome("recover", rules=("RECOVERY-005",), signals=model.full_signals(s))
+    if s.backup_taken is None:  # a backup older than a TYPE(PURGE): the implementation's to count
+        s.backup_taken = hint is None or hint.outcome.ok
     if not s.backup_taken:
         return Outcome("recover", False, CMD_NO_BACKUP, ("RECOVERY-007",))
     for qname, msgs in s.failure_snapshot.items():
@@ -446,6 +450,14 @@ def recover(model: GroupState, op: Recover) -> Outcome:
     return Outcome(
         "recover", rules=("RECOVERY-003", "RECOVERY-004"), signals=model.full_signals(s), usage=s.pools.as_tuple()
     )
+
+
+def _purged(s: Structure) -> None:
+    """After RECOVER TYPE(PURGE) no document says whether a backup taken before it still counts for
+    a later TYPE(NORMAL) (it holds messages the purge discarded): such a backup becomes unknown
+    (None), and the next TYPE(NORMAL) takes the implementation's word (RECOVERY-007, principle 1)."""
+    if s.backup_taken:
+        s.backup_taken = None
 
 
 def _recovered(model: GroupState, s: Structure, rules: tuple[str, ...]) -> None:

@@ -141,7 +141,9 @@ class Structure:
         #: entry cost to its element cost its offload decisions so far allow (reference_model.combined).
         self.combined_weights: tuple[float, float] = (0.0, float("inf"))
         self.failed = False
-        self.backup_taken = False
+        #: Whether a BACKUP CFSTRUCT counts for RECOVER TYPE(NORMAL); None: one taken before a
+        #: TYPE(PURGE), which no document decides (reference_model.mq._purged).
+        self.backup_taken: bool | None = False
         self.failure_snapshot: dict[str, list[Message]] = {}
         self.full_warning = False
         #: Checker mode, ``deferred`` reading: the virtual time since which the implementation's usage has

@@ -284,3 +284,38 @@ def test_recovery_008_messages_survive_all_queue_managers_stopping() -> None:
     for name in ("QM01", "QM02", "QM03"):
         model.step(StartQmgr(name))
     assert [1] == _drain(model, qmgr="QM03")
+
+
+def _purged_after_backup(backup_again: bool = False) -> Model:
+    """BACKUP, failure, RECOVER TYPE(PURGE), (BACKUP again,) then a second failure."""
+    model = _model()
+    model.step(Backup("QM01", "APP1"))
+    model.step(FailStructure("APP1"))
+    assert model.step(Recover("APP1", purge=True)).ok
+    if backup_again:
+        model.step(Backup("QM01", "APP1"))
+    model.step(FailStructure("APP1"))
+    return model
+
+
+@pytest.mark.parametrize(("observed", "expected"), [
+    (Outcome("recover", False, CMD_NO_BACKUP), (False, CMD_NO_BACKUP)),
+    (Outcome("recover", True), (True, None)),
+])  # fmt: skip
+def test_recovery_007_a_backup_older_than_a_purge_counts_as_the_implementation_says(observed, expected) -> None:
+    """No document says whether a backup taken before RECOVER TYPE(PURGE) still counts for a later
+    TYPE(NORMAL): the implementation's answer stands, and is kept for the next RECOVER."""
+    model = _purged_after_backup()
+    out = model.step(Recover("APP1"), hint=Observed(observed, {}, {}))
+    assert expected == (out.ok, out.reason)
+    assert model.structures["APP1"].backup_taken is observed.ok
+
+
+def test_recovery_007_a_backup_after_the_purge_counts() -> None:
+    model = _purged_after_backup(backup_again=True)
+    out = model.step(Recover("APP1"), hint=Observed(Outcome("recover", False, CMD_NO_BACKUP), {}, {}))
+    assert (True, None) == (out.ok, out.reason)  # NO_BACKUP here is a departure
+
+
+def test_recovery_007_on_its_own_figures_the_model_counts_a_backup_older_than_a_purge() -> None:
+    assert _purged_after_backup().step(Recover("APP1")).ok
