@@ -145,7 +145,15 @@ def _reselect_due(model: GroupState, s: Structure, parts: int) -> bool:
         return False
     if model.hint is not None and not model.hint.cqs_signals:
         return False
-    return _threshold_reached(model, s, parts) and model.readings.cqs_reselect == "select"
+    if not (_threshold_reached(model, s, parts) and model.readings.cqs_reselect == "select"):
+        return False
+    # "When the usage of a structure reaches the overflow threshold": whether a put that finds usage
+    # at the threshold already (no new crossing) selects again is not stated, so there the
+    # implementation's choice stands (its selection, if it makes one, is judged as any other)
+    if model.hint is not None and not _selects(model, s.defn.name):
+        before = model.before(s)
+        return model.reached(before, s.defn.effective_ovflwmax, _metric(model), True) is False
+    return True
 
 
 def _reselect(model: GroupState, s: Structure) -> list[str]:
@@ -507,8 +515,17 @@ def _selection_sound(model: GroupState, s: Structure, chosen: set[str], complete
     smallest = min(chosen, key=lambda n: costs[n][1])
     if exact and len(chosen) > 1 and projected(chosen - {smallest}) <= goal:
         return False
-    # (with part of the selection known, only what more queues could not mend is judged)
-    return not (complete and s.defn.ovflwstr is None and passed and projected(chosen) > goal)
+    # (with part of the selection known, only what more queues could not mend is judged; with an
+    # overflow structure, a queue is passed over when its data would not fit there, so stopping short
+    # is judged only while a passed queue would surely fit beside the chosen ones: _surely_fits)
+    if not (complete and passed and projected(chosen) > goal):
+        return True
+    return s.defn.ovflwstr is not None and not any(_surely_fits_all(model, s, [*chosen, b]) for b in passed)
+
+
+def _surely_fits_all(model: GroupState, s: Structure, names: list[str]) -> bool:
+    """Whether the data objects of the queues ``names`` certainly fit the overflow structure together."""
+    return _surely_fits(s, [n for name in names for n in _first_parts(model, model.queues[name])])
 
 
 def _first_pick(candidates: dict[str, list[int]]) -> str | None:
@@ -698,10 +715,20 @@ def alter_outcome(model: GroupState, op: AlterOutcome) -> Outcome:
             rules += ("CQS-014",)
     else:
         rules += ("CQS-012",)
-        if _below_target(model, s):
+        if _below_target(model, s) and _exits_at_start(model, s):
             signals += _end_overflow(s, model)
             rules += ("CQS-015",)
     return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s), usage=s.pools.as_tuple())
+
+
+def _exits_at_start(model: GroupState, s: Structure) -> bool:
+    """CQS-015 when usage is already 20% below the threshold as overflow mode starts (a get between
+    the CQSPUT that reached it and z/OS's answer): "exits overflow mode when the primary structure
+    usage drops 20% below" does not say whether it leaves at once or at the next CQSDEL that finds
+    usage there (no drop has happened yet), so an implementation that reports CQS's signals may do
+    either; one that stays leaves at that CQSDEL (:func:`relieved`)."""
+    hint = model.hint
+    return hint is None or not hint.cqs_signals or hint.says(f"OVERFLOW_OFF {s.defn.name}")
 
 
 def _usage_at_start(model: GroupState, s: Structure, op: Any) -> tuple[int, int, int, int] | None:

@@ -1,7 +1,8 @@
-"""The gate against the fourth and fifth readings (examples/fourth-reading in Python,
-examples/fifth-reading in Node.js): implementations written from the documents alone, each with
-readings, accounting and choices of its own.  Each trace here once drew a false verdict on one of
-them; replayed through the one checker it passes (or ends unjudged).  A trace marked
+"""The gate against the fourth, fifth and sixth readings (examples/fourth-reading and
+examples/sixth-reading in Python, examples/fifth-reading in Node.js): implementations written from
+the documents alone, each with readings, accounting and choices of its own.  Each trace here once
+drew a false verdict on one of them; replayed through the one checker it passes (or ends
+unjudged).  A trace marked
 ``"expect": "fail"`` is a departure of that reading from a sentence: it must still fail, on its rule."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1].parent
 COMMANDS = {
     "fourth": [sys.executable, str(ROOT / "examples" / "fourth-reading" / "impl.py")],
     "fifth": ["node", str(ROOT / "examples" / "fifth-reading" / "impl.js")],
+    "sixth": [sys.executable, str(ROOT / "examples" / "sixth-reading" / "impl.py")],
 }
 TRACES = [
     (reading, path)
@@ -53,6 +55,7 @@ TOLD_APART = [
     ("fourth", "cqs-target-forgets-20"),
     ("fourth", "sizing-alter-no-effect"),
     ("fifth", "qdepth-first-qmgr-coordinates"),
+    ("sixth", "CQS_TARGET_AT_THRESHOLD"),
 ]
 
 
@@ -68,7 +71,7 @@ def _scenario_verdict(reading: str, fault: str | None, scenario: dict) -> str:
 
 @pytest.mark.parametrize(("reading", "fault"), TOLD_APART, ids=lambda v: v)
 def test_the_oracle_tells_a_kit_fault_from_the_faithful_build_on_its_scenario(reading: str, fault: str):
-    kit = "fourth-reading" if reading == "fourth" else "fifth-reading"
+    kit = f"{reading}-reading"
     faults = json.loads((ROOT / "examples" / kit / "faults.json").read_text(encoding="utf-8"))
     scenario = next(f["scenario"] for f in faults if f["id"] == fault)
     assert ("pass", "fail") == (_scenario_verdict(reading, None, scenario), _scenario_verdict(reading, fault, scenario))
