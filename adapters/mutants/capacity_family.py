@@ -28,20 +28,7 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Queue, Structure
 
-from .kit import (
-    Mutant,
-    evolve,
-    family,
-    lenient,
-    post,
-    pre,
-    reason_for,
-    rebind,
-    rebound,
-    refuse,
-    setup,
-    wrap,
-)
+from .kit import Mutant, evolve, family, lenient, post, pre, reason_for, rebind, rebound, refuse, wrap
 from .mq_common import get, mq_config, one, put, reject_alter, rules, sd
 
 
@@ -81,7 +68,7 @@ def _full_signals(
 
         model.full_signals = full_signals  # type: ignore[method-assign]
 
-    return setup(install)
+    return install
 
 
 def _room_with(check: Callable[[tuple[int, int, int, int], int, int], bool]) -> Callable[[Model], None]:
@@ -90,7 +77,7 @@ def _room_with(check: Callable[[tuple[int, int, int, int], int, int], bool]) -> 
     def install(model: Model) -> None:
         model.room = lambda s, entries, elements, *_, **__: check(model.pools(s), entries, elements)  # type: ignore
 
-    return setup(install)
+    return install
 
 
 def _drop_signal(op_type: type, prefix: str) -> Any:

@@ -32,22 +32,7 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
 from cfconform.reference_model.state import Structure
 
-from .kit import (
-    Mutant,
-    Patched,
-    chain,
-    evolve,
-    family,
-    force_evolve,
-    lenient,
-    post,
-    pre,
-    rebind,
-    rebound,
-    setup,
-    state,
-    wrap,
-)
+from .kit import Mutant, Patched, chain, evolve, family, force_evolve, lenient, post, pre, rebind, rebound, state, wrap
 
 PRIM = "PRIM"
 
@@ -88,7 +73,7 @@ def set_ovflwmax(fn: Callable[[int | None], int | None]) -> Callable[[Model], No
         for s in model.structures.values():
             s.defn = force_evolve(s.defn, {"ovflwmax": fn(s.defn.ovflwmax)})
 
-    return setup(install)
+    return install
 
 
 STAGING = "<staging>"
@@ -354,7 +339,7 @@ def with_lgmsgsz(fn: Callable[[int], int]) -> Callable[[Model], None]:
     def install(model: Model) -> None:
         model.lgmsgsz = fn(model.config.lgmsgsz)
 
-    return setup(install)
+    return install
 
 
 def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]:
@@ -502,11 +487,11 @@ MUTANTS: tuple[Mutant, ...] = family(
      cfg(size=6158, ovflwmax=50, ovflwstr=None), [put("Q1", 0), put("Q1", 2432), FAIL, get("Q1")],
      relief(lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
     ("016-a", "A resource structure goes through overflow processing like a queue structure.",
-     cfg(ovflwstr=None, resource=True), [put("Q1", 600)], setup(_not_resource)),
+     cfg(ovflwstr=None, resource=True), [put("Q1", 600)], _not_resource),
     ("016-b", "The mq profile accepts a CFSTRUCT with CQS overflow fields.", Config(),
      [DefineStructure(StructureDef("APP2", ovflwstr="OVFL"))], lenient(DefineStructure, "CQS-016")),
     ("017-a", "Messages longer than LGMSGSZ are stored whole, not in parts.", cfg(lgmsgsz=128),
-     [put("Q1", 300), Inspect()], setup(lambda m: setattr(m, "lgmsgsz", 10**9))),
+     [put("Q1", 300), Inspect()], lambda m: setattr(m, "lgmsgsz", 10**9)),
     ("017-b", "The first part of a long message is also counted on the staging queue.", cfg(lgmsgsz=128),
      [put("Q1", 300), Inspect()], first_part_staged()),
     ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
