@@ -120,9 +120,14 @@ def family(name: str, *rows: tuple[Any, ...]) -> tuple[Mutant, ...]:
 
 
 # -- function and module rebinding --------------------------------------------------
+def _names(code: types.CodeType) -> set[str]:
+    """The global names ``code`` and the code nested in it (comprehensions, lambdas) look up."""
+    return set(code.co_names).union(*(_names(c) for c in code.co_consts if isinstance(c, types.CodeType)))
+
+
 def rebind(fn: Callable[..., Any], **names: Any) -> Callable[..., Any]:
     """A copy of ``fn`` whose global lookups of ``names`` see the given objects instead."""
-    unknown = [n for n in names if n not in fn.__code__.co_names]
+    unknown = [n for n in names if n not in _names(fn.__code__)]
     if unknown:
         raise ValueError(f"{fn.__qualname__} does not refer to {unknown}")
     globals_ = dict(fn.__globals__)
