@@ -225,11 +225,7 @@ def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
 def scan_every(seconds: int) -> Callable[[Model], None]:
     scanned = rebind(cqs._scanned, SCAN_SECONDS=seconds)
     scan = rebind(cqs.scan_between, _scanned=scanned)
-    return rebound(AdvanceClock, cqs=patched_cqs(scan_between=scan))
-
-
-def patched_cqs(**overrides: Any) -> Any:
-    return Patched(cqs, **overrides)
+    return rebound(AdvanceClock, cqs=Patched(cqs, scan_between=scan))
 
 
 def scan_all(model: Model, start: int, end: int) -> Outcome:
@@ -444,7 +440,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("013-b", "Overflowed queues are scanned every 30 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(900)], scan_every(1800)),
     ("013-c", "The scan takes queues out of overflow mode whether or not they are empty.", cfg(),
-     [*FILL, AdvanceClock(900)], rebound(AdvanceClock, cqs=patched_cqs(scan_between=scan_all))),
+     [*FILL, AdvanceClock(900)], rebound(AdvanceClock, cqs=Patched(cqs, scan_between=scan_all))),
     ("013-d", "Overflowed queues are scanned every 10 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(600)], scan_every(600)),
     ("014-a", "Overflow mode does not end when the selection approves no queue.", cfg(exit=("Q1",)), FILL,
