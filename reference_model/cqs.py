@@ -346,11 +346,22 @@ def _space(q: Queue) -> tuple[int, int]:
     return len(on_primary), sum(m.elements for m in on_primary)
 
 
+def _candidates(model: GroupState, s: Structure) -> list[tuple[str, int, int]]:
+    """CQS-006/018: the queues of ``s`` using space on the primary, ``(name, entries, elements)``,
+    largest first.  The staging queue is not a queue of ours at all, so it is never a candidate;
+    queues using no space are not candidates: moving them would not lower usage."""
+    sized = [(q.defn.name, *_space(q)) for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
+    return sorted((c for c in sized if c[1]), key=lambda c: (-c[2], -c[1], c[0]))
+
+
+def _vetoes(model: GroupState) -> frozenset[str]:
+    """CQS-009/010: the queues the Queue Overflow exit rejects (none without an exit)."""
+    return frozenset(model.overflow_exit or ())
+
+
 def select(model: GroupState, s: Structure, exclude: frozenset[str] = frozenset()) -> list[str]:
     """CQS-006/007/009/010/018: approved queues, largest first, until projected usage meets the target.
 
-    The staging queue is not a queue of ours at all, so it is never a candidate.
-    Queues using no space are not candidates: moving them would not lower usage.
     With an overflow structure, a queue whose data objects would not all fit
     there is passed over, since a queue is never in both structures (CQS-011).
     """
@@ -359,22 +370,19 @@ def select(model: GroupState, s: Structure, exclude: frozenset[str] = frozenset(
     metric = model.readings.cqs_usage_metric
     eu, et, lu, lt = model.pools(s)
     goal = target(model, s)
-    sized = [(q, *_space(q)) for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
-    sized = [c for c in sized if c[0].defn.name not in exclude]
-    sized = sorted((c for c in sized if c[1]), key=lambda c: (-c[2], -c[1], c[0].defn.name))
-    vetoes = frozenset(model.overflow_exit or ())
+    vetoes = _vetoes(model) | exclude
     room = _overflow_room(model, s)
     approved: list[str] = []
-    for q, entries, elements in sized:
+    for name, entries, elements in _candidates(model, s):
         if usage_pct(metric, (eu, et, lu, lt), model.acct) <= goal:
             break
-        if q.defn.name in vetoes:
+        if name in vetoes:
             continue
         if room is not None:
             if not fits(room, entries, elements):
                 continue
             room = (room[0] + entries, room[1], room[2] + elements, room[3])
-        approved.append(q.defn.name)
+        approved.append(name)
         eu, lu = eu - entries, lu - elements
     return approved
 

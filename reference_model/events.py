@@ -12,7 +12,7 @@ from .outcomes import EventMessage
 
 if TYPE_CHECKING:
     from .group import GroupState
-    from .state import Queue
+    from .state import Qmgr, Queue
 
 
 def high_reached(depth: int, pct: int, maxdepth: int, reading: str) -> bool:
@@ -77,12 +77,18 @@ def fire(model: GroupState, q: Queue, kind: str, detector: str) -> tuple[EventMe
     coordinator = model.qmgrs[detector]
     if not coordinator.perfmev and model.readings.event_broadcast == "if-coordinator-enabled":
         return ()
-    issuers = [coordinator] if coordinator.perfmev else []
-    issuers += [m for m in model.qmgrs.values() if m is not coordinator and m.active and m.perfmev]
+    issuers = _issuers(model, coordinator)
     if not issuers:
         return ()
     model.correl += 1
-    return _issue(q, [m.name for m in issuers], kind, model.correl)
+    return _issue(q, issuers, kind, model.correl)
+
+
+def _issuers(model: GroupState, coordinator: Qmgr) -> list[str]:
+    """QDEPTH-009/010/016: the queue managers that issue a shared queue's event message, the
+    coordinator first (if its PERFMEV is ENABLED), then every other active one with PERFMEV ENABLED."""
+    first = [coordinator.name] if coordinator.perfmev else []
+    return first + [m.name for m in model.qmgrs.values() if m is not coordinator and m.active and m.perfmev]
 
 
 TOGGLE_RULE = {"QDPHI": "QDEPTH-004", "QDPLO": "QDEPTH-005", "QFULL": "QDEPTH-006"}

@@ -28,20 +28,8 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Queue, Structure
 
-from .kit import (
-    Mutant,
-    evolve,
-    family,
-    lenient,
-    post,
-    pre,
-    reason_for,
-    rebind,
-    rebound,
-    refuse,
-    setup,
-    wrap,
-)
+from .cqs_family import cfg as cqs_cfg
+from .kit import Mutant, evolve, family, lenient, post, pre, reason_for, rebind, rebound, refuse, wrap
 from .mq_common import get, mq_config, one, put, reject_alter, rules, sd
 
 
@@ -81,7 +69,7 @@ def _full_signals(
 
         model.full_signals = full_signals  # type: ignore[method-assign]
 
-    return setup(install)
+    return install
 
 
 def _room_with(check: Callable[[tuple[int, int, int, int], int, int], bool]) -> Callable[[Model], None]:
@@ -90,7 +78,7 @@ def _room_with(check: Callable[[tuple[int, int, int, int], int, int], bool]) -> 
     def install(model: Model) -> None:
         model.room = lambda s, entries, elements, *_, **__: check(model.pools(s), entries, elements)  # type: ignore
 
-    return setup(install)
+    return install
 
 
 def _drop_signal(op_type: type, prefix: str) -> Any:
@@ -189,12 +177,6 @@ def _offloaded_without_entry(model: Model, op: Put, out: Outcome) -> Outcome:
     return evolve(out, usage=pools.as_tuple())
 
 
-def _cqs_cfg(**kw: Any) -> Any:
-    from .cqs_family import cfg
-
-    return cfg(**kw)
-
-
 TINY = sd(size=6145)  # 1 entry, 1 element
 FULL50 = sd(size=6146, ratio=2, fullthreshold=50)  # 2 entries, 4 elements
 GROWABLE = sd(initsize_kb=6147, size=6160)  # starts with 4 entries; SIZE gives 24
@@ -213,7 +195,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      reason_for(Put, rc.MQRC_STORAGE_MEDIUM_FULL, rc.MQRC_Q_FULL)),
     ("001-d", "A put rejected for lack of space still takes a list entry.", mq_config(TINY), [put(1000)],
      post(Put, _leak_rejected)),
-    ("001-e", "CQS: a put that does not fit the primary structure is accepted.", _cqs_cfg(size=6145),
+    ("001-e", "CQS: a put that does not fit the primary structure is accepted.", cqs_cfg(size=6145),
      [Put("QM01", "Q1", 1000)], rebound(Put, fits=lambda pools, entries, elements: True)),
     ("002-a", "IXC585E only when usage exceeds FULLTHRESHOLD, not when it reaches it.", mq_config(FULL50),
      [put(), AdvanceClock(FULL_MONITOR_BOUND)], _full_signals(rising=_GT)),
@@ -241,7 +223,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      _setxcf_refused(lambda s, kb: kb == s.defn.effective_initsize_kb and kb < s.defn.size_kb, "CAPACITY-006")),
     ("005-a", "SETXCF ALTER above SIZE is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6161)],
      _setxcf(lambda m, s, kb: kb > s.defn.size_kb)),
-    ("005-b", "CQS accepts an alter outcome growing the primary beyond SIZE.", _cqs_cfg(initsize=6147, size=6151),
+    ("005-b", "CQS accepts an alter outcome growing the primary beyond SIZE.", cqs_cfg(initsize=6147, size=6151),
      [Put("QM01", "Q1", 600), AlterOutcome("PRIM", True, 6152)], pre(AlterOutcome, _cqs_above_size)),
     ("006-a", "SETXCF ALTER contracts a structure below the storage in use.", mq_config(GROWABLE),
      [SetxcfAlter("APP1", 6151), put(1200), SetxcfAlter("APP1", 6147)],
@@ -264,7 +246,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      [put(), get(syncpoint=True), Commit("QM01"), Inspect()],
      rebound(Commit, _settle=rebind(mq._settle, _remove=_keep_storage(False)))),
     # all data on the primary (no overflow structure to take any)
-    ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", _cqs_cfg(ovflwstr=None),
+    ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", cqs_cfg(ovflwstr=None),
      [Put("QM01", "Q1", 0), Get("QM01", "Q1")], rebound(Get, _charge=_CQS_FREE)),
     ("012-a", "An offloaded message is kept as elements only: it takes no entry.",
      one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)], post(Put, _offloaded_without_entry)),

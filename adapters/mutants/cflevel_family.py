@@ -15,16 +15,7 @@ from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
 from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
-from .kit import (
-    Mutant,
-    family,
-    lenient,
-    pre,
-    rebind,
-    rebound,
-    refuse,
-    wrap,
-)
+from .kit import Mutant, family, lenient, pre, rebind, rebound, refuse, wrap
 from .mq_common import (
     alter,
     as_nonpersistent,

@@ -11,13 +11,14 @@ selection variants (:func:`select_variant`) and handler wrappers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from itertools import takewhile
 from typing import Any
 
 import attrs
 
 from cfconform.reference_model import cqs
-from cfconform.reference_model.accounting import fits, usage_pct
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import (
@@ -32,22 +33,7 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
 from cfconform.reference_model.state import Structure
 
-from .kit import (
-    Mutant,
-    Patched,
-    chain,
-    evolve,
-    family,
-    force_evolve,
-    lenient,
-    post,
-    pre,
-    rebind,
-    rebound,
-    setup,
-    state,
-    wrap,
-)
+from .kit import Mutant, Patched, chain, evolve, family, force_evolve, lenient, post, pre, rebind, rebound, state, wrap
 
 PRIM = "PRIM"
 
@@ -88,58 +74,28 @@ def set_ovflwmax(fn: Callable[[int | None], int | None]) -> Callable[[Model], No
         for s in model.structures.values():
             s.defn = force_evolve(s.defn, {"ovflwmax": fn(s.defn.ovflwmax)})
 
-    return setup(install)
+    return install
 
 
 STAGING = "<staging>"
 
 
-def select_variant(
-    *,
-    order: Callable[[tuple[Any, int, int]], Any] | None = None,
-    goal: Callable[[Model, Structure], float] | None = None,
-    exhaust: bool = False,
-    vetoes: Callable[[Model], frozenset[str]] | None = None,
-    stop_at_veto: bool = False,
-    staging: bool = False,
-) -> Callable[[Model, Structure], list[str]]:
-    """:func:`cfconform.reference_model.cqs.select` with one decision changed."""
-
-    def select(model: Model, s: Structure) -> list[str]:
-        metric = model.readings.cqs_usage_metric
-        eu, et, lu, lt = model.pools(s)
-        target = cqs.target(model, s) if goal is None else goal(model, s)
-        sized = [(q.defn.name, *cqs._space(q)) for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
-        if staging:
-            staged = [
-                p for q in model.queues.values() if q.defn.cfstruct == s.defn.name for m in q.msgs for p in m.staged
-            ]
-            sized.append((STAGING, len(staged), sum(staged)))
-        candidates = [c for c in sized if c[1]]
-        candidates.sort(key=order or (lambda c: (-c[2], -c[1], c[0])))
-        veto = frozenset(model.overflow_exit or ()) if vetoes is None else vetoes(model)
-        room = cqs._overflow_room(model, s)
-        approved: list[str] = []
-        for name, entries, elements in candidates:
-            if not exhaust and usage_pct(metric, (eu, et, lu, lt), model.acct) <= target:
-                break
-            if name in veto:
-                if stop_at_veto:
-                    break
-                continue
-            if room is not None:
-                if not fits(room, entries, elements):
-                    continue
-                room = (room[0] + entries, room[1], room[2] + elements, room[3])
-            approved.append(name)
-            eu, lu = eu - entries, lu - elements
-        return approved
-
-    return select
+def selecting(**names: Any) -> Callable[[Model], None]:
+    """The failed alter's selection (:func:`cfconform.reference_model.cqs.select`) with some of its rule
+    functions swapped (``_candidates``, ``_vetoes``, ``target``, ``usage_pct``)."""
+    return rebound(AlterOutcome, select=rebind(cqs.select, **names))
 
 
-def selecting(**kwargs: Any) -> Callable[[Model], None]:
-    return rebound(AlterOutcome, select=select_variant(**kwargs))
+def _up_to_veto(model: Model, s: Structure) -> list[tuple[str, int, int]]:
+    """The candidates before the first one the exit vetoes (a veto ends the selection)."""
+    return list(takewhile(lambda c: c[0] not in cqs._vetoes(model), cqs._candidates(model, s)))
+
+
+def _with_staging(model: Model, s: Structure) -> list[tuple[str, int, int]]:
+    """The candidates and the staging queue (its parts), largest first."""
+    parts = [p for q in model.queues.values() if q.defn.cfstruct == s.defn.name for m in q.msgs for p in m.staged]
+    found = [*cqs._candidates(model, s), (STAGING, len(parts), sum(parts))]
+    return sorted((c for c in found if c[1]), key=lambda c: (-c[2], -c[1], c[0]))
 
 
 def resignal_alter(model: Model, op: Put, out: Outcome) -> Outcome:
@@ -269,11 +225,7 @@ def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
 def scan_every(seconds: int) -> Callable[[Model], None]:
     scanned = rebind(cqs._scanned, SCAN_SECONDS=seconds)
     scan = rebind(cqs.scan_between, _scanned=scanned)
-    return rebound(AdvanceClock, cqs=patched_cqs(scan_between=scan))
-
-
-def patched_cqs(**overrides: Any) -> Any:
-    return Patched(cqs, **overrides)
+    return rebound(AdvanceClock, cqs=Patched(cqs, scan_between=scan))
 
 
 def scan_all(model: Model, start: int, end: int) -> Outcome:
@@ -354,7 +306,7 @@ def with_lgmsgsz(fn: Callable[[int], int]) -> Callable[[Model], None]:
     def install(model: Model) -> None:
         model.lgmsgsz = fn(model.config.lgmsgsz)
 
-    return setup(install)
+    return install
 
 
 def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]:
@@ -452,25 +404,25 @@ MUTANTS: tuple[Mutant, ...] = family(
     # (three 2 KB objects against one: more space under any accounting, even before the last put)
     ("006-a", "Candidates are taken smallest first.", cfg(size=6160, ratio=8, ovflwstr=None, queues=("Q1", "Q2")),
      [Inspect(), put("Q1", 2048), put("Q2", 2048), put("Q2", 2048), put("Q2", 2048), FAIL],
-     selecting(order=lambda c: (c[2], c[1], c[0]))),
+     selecting(_candidates=lambda m, s: sorted(cqs._candidates(m, s), key=lambda c: (c[2], c[1], c[0])))),
     ("007-a", "Selection never stops: every approved queue is selected.", cfg(ovflwmax=50, queues=("Q1", "Q2")),
-     [Inspect(), put("Q1", 0), put("Q2", 300), FAIL], selecting(exhaust=True)),
+     [Inspect(), put("Q1", 0), put("Q2", 300), FAIL], selecting(usage_pct=lambda *_: math.inf)),
     # 21 entries, ten queues of two data objects and one of one: full at the last put; one queue
     # takes usage below OVFLWMAX (90%), three take it 20% below (71%), under every target reading
     ("007-b", "Selection stops once projected usage is below OVFLWMAX, not 20% below it.",
      cfg(size=6158, ovflwmax=100, ovflwstr=None, queues=ELEVEN),
      [Inspect(), *(put(q, 0) for q in ELEVEN[:10] for _ in range(2)), put("Q11", 0), FAIL],
-     selecting(goal=lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
+     selecting(target=lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
     ("008-a", "Queues are selected at the next request after the failed alter, not within it.", cfg(), FILL,
      deferred_selection()),
     ("009-a", "The Queue Overflow exit's veto is ignored.", cfg(exit=("Q1",)), FILL,
-     selecting(vetoes=lambda model: frozenset())),
+     selecting(_vetoes=lambda model: frozenset())),
     ("009-b", "A vetoed candidate ends the selection instead of being skipped.",
      cfg(ovflwmax=50, queues=("Q1", "Q2"), exit=("Q2",)), [put("Q1", 0), put("Q2", 300), FAIL],
-     selecting(stop_at_veto=True)),
+     selecting(_candidates=_up_to_veto)),
     ("009-c", "An exit installed while CQS runs is never called.", cfg(), [SetOverflowExit(("Q1",)), *FILL],
      _exit_kept(False)),
-    ("010-a", "With no exit defined every candidate is rejected.", cfg(), FILL, selecting(vetoes=_all_vetoed)),
+    ("010-a", "With no exit defined every candidate is rejected.", cfg(), FILL, selecting(_vetoes=_all_vetoed)),
     ("010-b", "Removing the exit leaves the old exit's vetoes in force.", cfg(exit=("Q1",)),
      [SetOverflowExit(None), *FILL], _exit_kept(True)),
     ("011-a", "Approved queues are not moved: their data stays on the primary.", cfg(), FILL,
@@ -488,7 +440,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("013-b", "Overflowed queues are scanned every 30 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(900)], scan_every(1800)),
     ("013-c", "The scan takes queues out of overflow mode whether or not they are empty.", cfg(),
-     [*FILL, AdvanceClock(900)], rebound(AdvanceClock, cqs=patched_cqs(scan_between=scan_all))),
+     [*FILL, AdvanceClock(900)], rebound(AdvanceClock, cqs=Patched(cqs, scan_between=scan_all))),
     ("013-d", "Overflowed queues are scanned every 10 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(600)], scan_every(600)),
     ("014-a", "Overflow mode does not end when the selection approves no queue.", cfg(exit=("Q1",)), FILL,
@@ -502,15 +454,15 @@ MUTANTS: tuple[Mutant, ...] = family(
      cfg(size=6158, ovflwmax=50, ovflwstr=None), [put("Q1", 0), put("Q1", 2432), FAIL, get("Q1")],
      relief(lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
     ("016-a", "A resource structure goes through overflow processing like a queue structure.",
-     cfg(ovflwstr=None, resource=True), [put("Q1", 600)], setup(_not_resource)),
+     cfg(ovflwstr=None, resource=True), [put("Q1", 600)], _not_resource),
     ("016-b", "The mq profile accepts a CFSTRUCT with CQS overflow fields.", Config(),
      [DefineStructure(StructureDef("APP2", ovflwstr="OVFL"))], lenient(DefineStructure, "CQS-016")),
     ("017-a", "Messages longer than LGMSGSZ are stored whole, not in parts.", cfg(lgmsgsz=128),
-     [put("Q1", 300), Inspect()], setup(lambda m: setattr(m, "lgmsgsz", 10**9))),
+     [put("Q1", 300), Inspect()], lambda m: setattr(m, "lgmsgsz", 10**9)),
     ("017-b", "The first part of a long message is also counted on the staging queue.", cfg(lgmsgsz=128),
      [put("Q1", 300), Inspect()], first_part_staged()),
     ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
-     [put("Q1", 1152), FAIL], chain(selecting(staging=True), rebound(AlterOutcome, _move=_real_queues),
+     [put("Q1", 1152), FAIL], chain(selecting(_candidates=_with_staging), rebound(AlterOutcome, _move=_real_queues),
                                     post(AlterOutcome, without_pseudo_queue))),
     ("019-a", "Staging parts of a selected queue's messages move to the overflow structure too.",
      cfg(size=6151, lgmsgsz=128), [put("Q1", 1152), FAIL, Inspect()], rebound(AlterOutcome, _move=move_whole_messages)),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import re
 import types
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -29,7 +29,7 @@ import attrs
 
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import AlterQueue, AlterStructure, DefineQueue, DefineStructure
+from cfconform.reference_model.operations import AlterQueue, AlterStructure, DefineStructure
 from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
 from cfconform.reference_model.readings import AMBIGUITIES, Readings
 from cfconform.reference_model.rules import RULE_BY_ID
@@ -104,24 +104,6 @@ class MutantAdapter(ReferenceAdapter):
         self._install(self.model)
 
 
-def mutant(
-    mid: str, description: str, config: Config, scenario: Iterable[Any], install: Install, mixes: Iterable[str] = ()
-) -> Mutant:
-    """Build a :class:`Mutant`; the rule is read from the ID."""
-    match = MUTANT_ID.match(mid)
-    if match is None:
-        raise ValueError(f"bad mutant id {mid!r}")
-    return Mutant(
-        id=mid,
-        rule=match["rule"],
-        description=description,
-        config=config,
-        scenario=tuple(scenario),
-        factory=partial(MutantAdapter, mid, install, config.profile),
-        mixes=tuple(mixes),
-    )
-
-
 def family(name: str, *rows: tuple[Any, ...]) -> tuple[Mutant, ...]:
     """One family's mutants, one row each: ``(suffix, description, config, scenario, patch[, mixes])``.
 
@@ -129,13 +111,23 @@ def family(name: str, *rows: tuple[Any, ...]) -> tuple[Mutant, ...]:
     is the rule catalogue's (:data:`cfconform.reference_model.rules.RULE_BY_ID`).  ``scenario`` is the
     smallest reproducer, ``patch`` the installer that changes one rule function of the model.
     """
-    return tuple(mutant(f"M-{name}-{r[0]}", *r[1:5], mixes=r[5] if len(r) > 5 else ()) for r in rows)
+    found = []
+    for suffix, description, config, scenario, patch, *mixes in rows:
+        mid = f"M-{name}-{suffix}"
+        factory = partial(MutantAdapter, mid, patch, config.profile)
+        found.append(Mutant(mid, f"{name}-{suffix[:3]}", description, config, scenario, factory, *mixes))
+    return tuple(found)
 
 
 # -- function and module rebinding --------------------------------------------------
+def _names(code: types.CodeType) -> set[str]:
+    """The global names ``code`` and the code nested in it (comprehensions, lambdas) look up."""
+    return set(code.co_names).union(*(_names(c) for c in code.co_consts if isinstance(c, types.CodeType)))
+
+
 def rebind(fn: Callable[..., Any], **names: Any) -> Callable[..., Any]:
     """A copy of ``fn`` whose global lookups of ``names`` see the given objects instead."""
-    unknown = [n for n in names if n not in fn.__code__.co_names]
+    unknown = [n for n in names if n not in _names(fn.__code__)]
     if unknown:
         raise ValueError(f"{fn.__qualname__} does not refer to {unknown}")
     globals_ = dict(fn.__globals__)
@@ -228,76 +220,49 @@ def reason_for(op_type: type, old: Any, new: Any, when: Callable[[Model, Any], A
     return post(op_type, lambda m, op, o: evolve(o, reason=new) if o.reason == old and (not when or when(m, op)) else o)
 
 
-def setup(fn: Callable[[Model], None]) -> Install:
-    """An installer that patches the model instance directly (attributes, state)."""
-    return fn
-
-
 def state(model: Model, key: str) -> dict[Any, Any]:
     """Private per-model state of a fault (kept on the model instance, so it dies with it)."""
     store = model.__dict__.setdefault("_mutant_state", {})
     return store.setdefault(key, {})
 
 
-def evolve(out: Outcome, **changes: Any) -> Outcome:
-    """A changed copy of an outcome (outcomes are values: never mutate one)."""
-    return attrs.evolve(out, **changes)
+#: A changed copy of an outcome (outcomes are values: never mutate one).
+evolve = attrs.evolve
 
 
 def lenient(op_type: type, rule: str, when: Callable[[Model, Any], bool] | None = None) -> Install:
     """Skip the validation of ``rule``: a command (ALTER or DEFINE of a CFSTRUCT or QLOCAL) the model
     rejects as INVALID under ``rule`` (and, if given, where ``when(model, op)`` holds, checked before
-    the command runs) is answered ok and carried out unchecked."""
+    the command runs) is answered ok and carried out unchecked (:func:`carry_out`)."""
 
     def make(original: Handler) -> Handler:
         def handler(model: Model, op: Any) -> Outcome:
             applies = when is None or when(model, op)
-            return fn(model, op, original(model, op)) if applies else original(model, op)
+            out = original(model, op)
+            if not applies or out.ok or out.reason != CMD_INVALID or rule not in out.rules:
+                return out
+            carry_out(model, op)
+            return Outcome(out.kind)
 
         return handler
-
-    def fn(model: Model, op: Any, out: Outcome) -> Outcome:
-        if out.ok or out.reason != CMD_INVALID or rule not in out.rules:
-            return out
-        UNCHECKED[op_type](model, op)
-        return Outcome(out.kind)
 
     return wrap(op_type, make)
 
 
-def apply_structure_changes(model: Model, op: Any) -> None:
-    """ALTER CFSTRUCT carried out without validation."""
-    s = model.structures[op.name]
-    s.defn = force_evolve(s.defn, dict(op.changes))
+def as_def(value: Any, record: Any) -> Any:
+    """The definition an unchecking implementation stores, raw records (dicts) included."""
+    return force_evolve(record, value) if isinstance(value, dict) else value
 
 
-def apply_queue_changes(model: Model, op: Any) -> None:
-    """ALTER QLOCAL carried out without validation."""
-    q = model.queues[op.name]
-    q.defn = force_evolve(q.defn, dict(op.changes))
-
-
-def as_structure_def(value: StructureDef | dict[str, Any]) -> StructureDef:
-    """The definition an unchecking implementation stores, raw records included."""
-    return force_evolve(StructureDef("X"), value) if isinstance(value, dict) else value
-
-
-def define_structure_unchecked(model: Model, op: Any) -> None:
-    """DEFINE CFSTRUCT carried out without validation (replacing any structure of that name)."""
-    sd = as_structure_def(op.structure)
-    model.structures[sd.name] = Structure(sd, model.acct)
-
-
-def define_queue_unchecked(model: Model, op: Any) -> None:
-    """DEFINE QLOCAL carried out without validation (replacing any queue of that name)."""
-    qd = force_evolve(QueueDef("X"), op.queue) if isinstance(op.queue, dict) else op.queue
-    model.queues[qd.name] = Queue(qd)
-
-
-#: How each command that :func:`lenient` lets through is carried out unchecked.
-UNCHECKED: Mapping[type, Callable[[Model, Any], None]] = {
-    AlterStructure: apply_structure_changes,
-    AlterQueue: apply_queue_changes,
-    DefineStructure: define_structure_unchecked,
-    DefineQueue: define_queue_unchecked,
-}
+def carry_out(model: Model, op: Any) -> None:
+    """ALTER or DEFINE of a CFSTRUCT or QLOCAL carried out without validation (a DEFINE replaces any
+    record of that name)."""
+    if isinstance(op, AlterStructure | AlterQueue):
+        target = (model.structures if isinstance(op, AlterStructure) else model.queues)[op.name]
+        target.defn = force_evolve(target.defn, dict(op.changes))
+    elif isinstance(op, DefineStructure):
+        sd = as_def(op.structure, StructureDef("X"))
+        model.structures[sd.name] = Structure(sd, model.acct)
+    else:
+        qd = as_def(op.queue, QueueDef("X"))
+        model.queues[qd.name] = Queue(qd)

@@ -5,15 +5,17 @@ reaches the high limit and one get the low limit under every
 ``qdepth_percent`` reading (``MAXDEPTH(0)`` makes the first put a Queue Full),
 and one queue manager unless the rule is about the others.
 
-:func:`fire_variant` and :func:`toggle_variant` are :func:`cfconform.reference_model.events.fire`
-and ``_toggle`` with one decision changed; :func:`firing` and :func:`thresholds`
-install them into MQPUT and MQGET.
+:func:`fire_with` runs :func:`cfconform.reference_model.events.fire` with one of its rule
+functions swapped (``_toggle``, ``_issue``, ``_issuers``), :func:`firing` another ``fire`` and
+:func:`thresholds` other conversions of QDEPTHHI/QDEPTHLO, in MQPUT and MQGET.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+import attrs
 
 from cfconform.reference_model import events, mq
 from cfconform.reference_model import outcomes as rc
@@ -64,65 +66,72 @@ def toggle_variant(changes: dict[str, dict[str, bool]]) -> Callable[[Model, Queu
     return toggle
 
 
-def fire_variant(
-    *,
-    toggle: Callable[[Model, Queue, str], None] = events._toggle,
-    message: Callable[..., EventMessage] = events._message,
-    shared_toggle_needs_perfmev: bool = False,
-    nonshared_toggles_anyway: bool = False,
-    nonshared_ignores_perfmev: bool = False,
-    coordinator_issues: bool = True,
-    others: Callable[[Model, Any], bool] = lambda model, m: m.active and m.perfmev,
-    correl: str = "new",
-    broadcast: Callable[[str], str] | None = None,
-) -> Callable[[Model, Queue, str, str], tuple[EventMessage, ...]]:
-    """:func:`cfconform.reference_model.events.fire` with one decision changed.
-
-    ``correl`` is ``new`` (one new CorrelId per event), ``same`` (never a new one)
-    or ``each`` (a new one per message); ``broadcast(kind)`` overrides the
-    ``event_broadcast`` reading per event kind.
-    """
-
-    def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
-        if q.defn.cfstruct is None:
-            owner = model.qmgrs[q.defn.qmgr]  # type: ignore[index]
-            if not owner.perfmev and not nonshared_ignores_perfmev:
-                if nonshared_toggles_anyway:
-                    toggle(model, q, kind)
-                return ()
-            toggle(model, q, kind)
-            return (message(q, owner.name, kind, 0),)
-        coordinator = model.qmgrs[detector]
-        if shared_toggle_needs_perfmev and not coordinator.perfmev:
-            return ()
-        toggle(model, q, kind)
-        reading = broadcast(kind) if broadcast else model.readings.event_broadcast
-        if not coordinator.perfmev and reading == "if-coordinator-enabled":
-            return ()
-        issuers = [coordinator] if coordinator.perfmev and coordinator_issues else []
-        issuers += [m for m in model.qmgrs.values() if m is not coordinator and others(model, m)]
-        if not issuers:
-            return ()
-        out = []
-        for i, m in enumerate(issuers):
-            if (correl == "new" and i == 0) or correl == "each":
-                model.correl += 1
-            out.append(message(q, m.name, kind, max(model.correl, 1)))
-        return tuple(out)
-
-    return fire
-
-
-def firing(**kwargs: Any) -> Callable[[Model], None]:
-    """Install a :func:`fire_variant` into MQPUT and MQGET."""
-    ns = Patched(events, fire=fire_variant(**kwargs))
+def firing(fire: Callable[..., tuple[EventMessage, ...]]) -> Callable[[Model], None]:
+    """Install another ``events.fire`` into MQPUT (its Queue Full path too) and MQGET."""
+    ns = Patched(events, fire=fire)
     return chain(rebound(Put, events=ns, _queue_full=rebind(mq._queue_full, events=ns)), rebound(Get, events=ns))
 
 
+def fire_with(**names: Any) -> Callable[[Model], None]:
+    """:func:`cfconform.reference_model.events.fire` with some of its rule functions swapped
+    (``_toggle``, ``_issue``, ``_issuers``)."""
+    return firing(rebind(events.fire, **names))
+
+
+def _enabled(model: Model, m: Any) -> bool:
+    return m.active and m.perfmev  # (the model's test for the other queue managers)
+
+
+def issuing(others: Callable[[Model, Any], bool], coordinator: bool = True) -> Callable[[Model], None]:
+    """The coordinator (PERFMEV ENABLED; none unless ``coordinator``) and the other queue managers
+    where ``others(model, m)`` holds issue the event messages."""
+
+    def issuers(model: Model, c: Any) -> list[str]:
+        first = [c.name] if c.perfmev and coordinator else []
+        return first + [m.name for m in model.qmgrs.values() if m is not c and others(model, m)]
+
+    return fire_with(_issuers=issuers)
+
+
+def messages(message: Callable[..., EventMessage]) -> Callable[[Model], None]:
+    """Event messages made by ``message(q, qmgr, kind, correl)`` instead of ``events._message``."""
+    return fire_with(_issue=rebind(events._issue, _message=message))
+
+
+def _nonshared_unmuted(message: bool) -> Callable[[Model], None]:
+    """A nonshared queue toggles its switches (with ``message``: and issues its event message) while
+    its owner has PERFMEV(DISABLED)."""
+
+    def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
+        if q.defn.cfstruct is not None or model.qmgrs[q.defn.qmgr].perfmev:  # type: ignore[index]
+            return events.fire(model, q, kind, detector)
+        events._toggle(model, q, kind)
+        return events._issue(q, [q.defn.qmgr], kind, 0) if message else ()  # type: ignore[list-item]
+
+    return firing(fire)
+
+
+def _correl_each(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
+    """Each event message of a shared queue gets a CorrelId of its own."""
+    found = events.fire(model, q, kind, detector)
+    if q.defn.cfstruct is None or not found:
+        return found
+    model.correl += len(found) - 1
+    return tuple(attrs.evolve(e, correl=e.correl + i) for i, e in enumerate(found))
+
+
+def _broadcast_by_kind(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
+    """Mixed event_broadcast: high events always broadcast, the others only from an enabled coordinator."""
+    saved = model.readings
+    model.readings = attrs.evolve(saved, event_broadcast="always" if kind == "QDPHI" else "if-coordinator-enabled")
+    try:
+        return events.fire(model, q, kind, detector)
+    finally:
+        model.readings = saved
+
+
 def thresholds(
-    *,
-    high: Callable[..., bool] | None = None,
-    low: Callable[..., bool] | None = None,
+    *, high: Callable[..., bool] | None = None, low: Callable[..., bool] | None = None
 ) -> Callable[[Model], None]:
     """Install other ``high_reached``/``low_reached`` conversions into MQPUT and MQGET."""
     ns = Patched(events, high_reached=high or events.high_reached, low_reached=low or events.low_reached)
@@ -247,9 +256,9 @@ def stopped_stay_silent() -> Callable[[Model], None]:
         return out
 
     def others(model: Model, m: Any) -> bool:
-        return m.active and m.perfmev and m.name not in state(model, "stopped")
+        return _enabled(model, m) and m.name not in state(model, "stopped")
 
-    return chain(post(StopQmgr, on_stop), firing(others=others))
+    return chain(post(StopQmgr, on_stop), issuing(others))
 
 
 def _in_definition_order(model: Any, op: Any, out: Outcome) -> Outcome:
@@ -277,7 +286,7 @@ def cfg(*queues: Any, **kw: Any) -> Any:
 
 
 def _toggles(changes: dict[str, dict[str, bool]]) -> Any:
-    return firing(toggle=toggle_variant(changes))
+    return fire_with(_toggle=toggle_variant(changes))
 
 
 def _no_qfull(m: Model, q: Queue, kind: str, det: str) -> Any:
@@ -327,35 +336,37 @@ MUTANTS: tuple[Mutant, ...] = family(
      _toggles({"QFULL": {"hi": True, "lo": True, "max": False}})),
     ("006-d", "Mixed reading: Queue Full disables QDPHIEV on shared queues only.",
      cfg(q1(**_FULL, qdphiev=True), qd("Q2", None, qmgr="QM01", maxdepth=0, qdphiev=True, qdpmaxev=True)),
-     [put(), put(queue="Q2"), Inspect()], firing(toggle=qfull_disables_hi_on_shared), ("qfull_hi_flag",)),
+     [put(), put(queue="Q2"), Inspect()], fire_with(_toggle=qfull_disables_hi_on_shared), ("qfull_hi_flag",)),
     ("007-a", "Shared-queue switches are not toggled when the detecting queue manager has PERFMEV(DISABLED).",
-     cfg(perfmev_disabled=("QM01",)), [put(), Inspect()], firing(shared_toggle_needs_perfmev=True)),
+     cfg(perfmev_disabled=("QM01",)), [put(), Inspect()],
+     firing(lambda m, q, kind, det: events.fire(m, q, kind, det) if m.qmgrs[det].perfmev else ())),
     ("008-a", "A nonshared queue's switches toggle while PERFMEV is DISABLED.",
      cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put(), Inspect()],
-     firing(nonshared_toggles_anyway=True)),
+     _nonshared_unmuted(False)),
     ("008-b", "A nonshared queue issues event messages while PERFMEV is DISABLED.",
      cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put()],
-     firing(nonshared_ignores_perfmev=True)),
+     _nonshared_unmuted(True)),
     ("009-a", "Every event message carries the same CorrelId.", cfg(q1(qdphiev=True)), [put(), get()],
-     firing(correl="same")),
-    ("009-b", "The detecting queue manager issues no event message.", cfg(), [put()], firing(coordinator_issues=False)),
+     fire_with(_issue=lambda q, names, kind, c: events._issue(q, names, kind, min(c, 1)))),
+    ("009-b", "The detecting queue manager issues no event message.", cfg(), [put()],
+     issuing(_enabled, coordinator=False)),
     ("009-c", "The first queue manager of the group issues its event message first, not the one that detected "
      "the event (the coordinator issues its own, then broadcasts).", cfg(qmgrs=TWO), [put(qmgr="QM02")],
      post(Put, _in_definition_order)),
     ("010-a", "Each queue manager's event message gets a CorrelId of its own.", cfg(qmgrs=TWO), [put()],
-     firing(correl="each")),
+     firing(_correl_each)),
     ("010-b", "Only the detecting queue manager issues an event message.", cfg(qmgrs=TWO), [put()],
-     firing(others=lambda model, m: False)),
+     issuing(lambda model, m: False)),
     ("010-c", "Queue managers with PERFMEV(DISABLED) issue event messages too.",
-     cfg(qmgrs=TWO, perfmev_disabled=("QM02",)), [put()], firing(others=lambda model, m: m.active)),
+     cfg(qmgrs=TWO, perfmev_disabled=("QM02",)), [put()], issuing(lambda model, m: m.active)),
     ("010-d", "Mixed reading: high events are broadcast always, low events only if the coordinator has "
      "PERFMEV(ENABLED).",
      cfg(q1(qdphiev=True), qmgrs=TWO, perfmev_disabled=("QM01",)), [put(), get()],
-     firing(broadcast=lambda kind: "always" if kind == "QDPHI" else "if-coordinator-enabled"), ("event_broadcast",)),
+     firing(_broadcast_by_kind), ("event_broadcast",)),
     ("011-a", "MsgEnqCount/MsgDeqCount are not reset by an event message (cumulative).", cfg(q1(qdphiev=True)),
-     [put(), get()], firing(message=cumulative_message)),
+     [put(), get()], messages(cumulative_message)),
     ("011-b", "Each event message carries the group's totals, not its queue manager's.",
-     cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], firing(message=group_totals_message)),
+     cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], messages(group_totals_message)),
     ("012-a", "A backout restores the event switches.", cfg(), [put(syncpoint=True), Backout("QM01"), put()],
      restore_switches_on_backout()),
     ("012-b", "Events of puts under syncpoint are held until commit.", cfg(), [put(syncpoint=True)],
@@ -386,7 +397,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      mq_config(sd(size=8192), queues=[q1(maxdepth=0)]),
      [Inspect(), put()], reason_for(Put, rc.MQRC_Q_FULL, rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("016-a", "A stopped queue manager still issues event messages.", cfg(qmgrs=TWO), [StopQmgr("QM02"), put()],
-     firing(others=lambda model, m: m.perfmev)),
+     issuing(lambda model, m: m.perfmev)),
     ("016-b", "A restarted queue manager is still taken as inactive: it issues no event messages.", cfg(qmgrs=TWO),
      [StopQmgr("QM02"), StartQmgr("QM02"), put()], stopped_stay_silent()),
     ("017-a", "RESET QSTATS is acknowledged but resets nothing.", cfg(q1(qdepthhi=50, qdphiev=True)),

@@ -13,6 +13,7 @@ from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import Backout, Commit, Get, Inspect, Put, StopQmgr
 from cfconform.reference_model.outcomes import MQRC_NO_MSG_AVAILABLE, Outcome
 
+from .cqs_family import cfg as cqs_cfg
 from .kit import Mutant, evolve, family, post, pre, rebound, wrap
 from .mq_common import get, mq_config, one, put, qd, sd, structure_of, with_defn
 
@@ -131,12 +132,6 @@ def _restore(model: Model, op: Any, was: bool) -> None:
     model.qmgrs[op.qmgr].active = was
 
 
-def _cqs_cfg() -> Any:
-    from .cqs_family import cfg
-
-    return cfg(size=6151)
-
-
 _COMMIT_ALL = lambda model, qm, commit: mq._settle(model, qm, True)  # noqa: E731
 
 # fmt: off
@@ -146,7 +141,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      rebound(Get, enumerate=lambda msgs: reversed(list(enumerate(msgs))))),
     ("001-b", "A get from an empty queue answers ok with no message.", one(), [get()],
      post(Get, lambda m, op, o: Outcome("get", True) if o.reason == MQRC_NO_MSG_AVAILABLE else o)),
-    ("001-c", "CQS: CQSREAD returns the newest data object first.", _cqs_cfg(),
+    ("001-c", "CQS: CQSREAD returns the newest data object first.", cqs_cfg(size=6151),
      [Put("QM01", "Q1", 0, tag=1), Put("QM01", "Q1", 0, tag=2), Get("QM01", "Q1")], _around(Get, _reverse, _reverse)),
     ("002-a", "Messages put under syncpoint are visible before commit.", one(), [put(syncpoint=True), get()],
      _around(Get, _unhide, _rehide)),

@@ -13,14 +13,7 @@ from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.operations import DefineQueue, DefineStructure
 from cfconform.reference_model.outcomes import CMD_INVALID
 
-from .kit import (
-    Mutant,
-    as_structure_def,
-    family,
-    lenient,
-    refuse,
-    setup,
-)
+from .kit import Mutant, as_def, family, lenient, refuse
 from .mq_common import one, put, qd
 
 
@@ -38,7 +31,7 @@ def _refused(op_type: type, when: Any, rule: str) -> Any:
 
 
 def _sysappl_counted_twice(model: Any, op: DefineStructure) -> bool:
-    names = [*model.structures, as_structure_def(op.structure).name]
+    names = [*model.structures, as_def(op.structure, StructureDef("X")).name]
     return "CSQSYSAPPL" in names and len(names) > 62
 
 
@@ -72,7 +65,7 @@ MUTANTS: tuple[Mutant, ...] = family(
               and sum(1 for q in m.queues.values() if q.defn.cfstruct is not None) >= 512, "TOPOLOGY-005")),
     ("006-a", "Only 31 queue managers can connect: the 32nd is never active.",
      _topology(_APP1, (qd(),), qmgrs=tuple(f"QM{i:02d}" for i in range(1, 33))), [put(qmgr="QM32")],
-     setup(lambda m: [setattr(m.qmgrs[name], "active", False) for name in m.config.qmgrs[31:]] and None)),
+     lambda m: [setattr(m.qmgrs[name], "active", False) for name in m.config.qmgrs[31:]] and None),
     ("009-a", "DEFINE CFSTRUCT of an existing name replaces the structure.", one(),
      [DefineStructure(StructureDef("APP1"))], lenient(DefineStructure, "TOPOLOGY-009")),
     ("009-b", "CFSTRUCT names longer than 12 characters are accepted.", one(),
