@@ -506,7 +506,9 @@ def _selection_sound(model: GroupState, s: Structure, chosen: set[str], complete
     if costs is None or seen is None:
         return True
     if not chosen:  # overflow starts above the target: an empty selection leaves a candidate unselected
-        return not (complete and s.pick_due and s.defn.ovflwstr is None and costs)
+        if not (complete and s.pick_due and costs):
+            return True  # (with OVFLWSTR, unless none would surely fit the overflow structure)
+        return s.defn.ovflwstr is not None and not any(_surely_fits_all(model, s, [n]) for n in costs)
     metric, goal = _metric(model), target(model, s)
 
     def projected(names: set[str]) -> float:

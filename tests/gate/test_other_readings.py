@@ -56,6 +56,7 @@ TOLD_APART = [
     ("fourth", "sizing-alter-no-effect"),
     ("fifth", "qdepth-first-qmgr-coordinates"),
     ("sixth", "CQS_TARGET_AT_THRESHOLD"),
+    ("sixth", "CQS_VETO_STOPS"),
 ]
 
 
