@@ -124,6 +124,8 @@ def put(model: GroupState, op: Put) -> Outcome:
         more = _reselect(model, s)
         signals += tuple(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in more)
         rules += ("CQS-006", "CQS-007")
+        if more and s.defn.ovflwstr is not None:
+            signals += _passing_full(model, s, signals)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
     if idle and _threshold_reached(model, s, 1 + len(staged)):
         signals += (f"ALTER {s.defn.name}",)
@@ -135,6 +137,18 @@ def put(model: GroupState, op: Put) -> Outcome:
         else:
             s.alter_pending = True
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _passing_full(model: GroupState, s: Structure, signals: tuple[str, ...]) -> tuple[str, ...]:
+    """CAPACITY-002/003 within a CQSPUT that moved queues to the overflow structure: the put may take
+    the primary to FULLTHRESHOLD before the queues leave it, so z/OS may issue IXC585E and then
+    IXC586I in the one step (no document says whether it sees a condition that brief).  The pair is
+    accepted when the implementation reports both and the primary ends below the threshold."""
+    hint, name = model.hint, s.defn.name
+    pair = (f"IXC585E {name}", f"IXC586I {name}")
+    if hint is None or s.full_warning or any(sig in signals for sig in pair):
+        return ()
+    return pair if hint.says(pair[0]) and hint.says(pair[1]) else ()
 
 
 def _reselect_due(model: GroupState, s: Structure, parts: int) -> bool:

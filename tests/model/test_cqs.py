@@ -876,3 +876,25 @@ def test_cqs_014_scan_outcome_names_the_end_of_overflow_on_any_structure():
     out = model.step(AdvanceClock(900))
     actual = (list(out.signals), "CQS-014" in out.rules, model.project()["structures"]["PB"]["overflow_mode"])
     assert (["OVERFLOW_QUEUE_OFF PA A", "OVERFLOW_OFF PA"], True, True) == actual
+
+
+@pytest.mark.parametrize(
+    ("said", "warned", "accepted"),
+    [
+        (("IXC585E PRI", "IXC586I PRI"), False, ("IXC585E PRI", "IXC586I PRI")),
+        (("IXC585E PRI",), False, ()),  # one message alone is judged as any other
+        (("IXC585E PRI", "IXC586I PRI"), True, ()),  # the primary still at FULLTHRESHOLD: no pair
+    ],
+)
+def test_capacity_002_003_a_cqsput_that_moves_queues_may_pass_fullthreshold(said, warned, accepted):
+    """Within a CQSPUT whose queues move to the overflow structure, the primary may reach FULLTHRESHOLD
+    before they leave it: IXC585E then IXC586I in the one step is accepted, nothing else is."""
+    from cfconform.reference_model.cqs import _passing_full
+    from cfconform.reference_model.model import Observed
+    from cfconform.reference_model.outcomes import Outcome
+
+    model = build({"QA": 10}, fullthreshold=85)
+    s = model.structures["PRI"]
+    s.full_warning = warned
+    model.hint = Observed(Outcome("put", True, signals=said), {}, {})
+    assert accepted == _passing_full(model, s, ("OVERFLOW_QUEUE PRI QA",))
