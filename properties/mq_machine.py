@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
 from cfconform.reference_model import operations as o
+from cfconform.reference_model.state import Queue
 
 from . import admin_fields as af
 from . import boundaries as b
@@ -114,6 +115,7 @@ class MQMachine(MQProbes):
         purge: bool,
         unrecoverable: int,
         volatile: int = 0,
+        writer_stops: bool = False,
     ) -> None:
         """Boundary targeting for backup and recovery: optionally RECOVER the healthy structure
         first (RECOVERY-006); ``before`` committed persistent messages of different lengths
@@ -128,7 +130,9 @@ class MQMachine(MQProbes):
         RECOVER restores persistent messages only (RECOVERY-004).
 
         A RECOVER(NO) structure stays failed for the rest of the test case, so one is failed only
-        in one cycle in four (``unrecoverable == 0``)."""
+        in one cycle in four (``unrecoverable == 0``).  With ``writer_stops`` the queue manager that
+        put the messages stops before the failure and another one reads them after RECOVER: the logs
+        of all the queue managers are replayed, active or not (RECOVERY-003)."""
         queue = self.model.queues[self._recoverable_queue(q)]
         name = queue.defn.cfstruct or self._structure(q)
         if not self.model.structures[name].defn.recover and unrecoverable:
@@ -147,15 +151,27 @@ class MQMachine(MQProbes):
         if uncommitted:
             self._do(o.Put(qmgr, queue.defn.name, 2, True, True, len(self.ops)))
         normal_first = uncommitted and purge  # PURGE would discard the uncommitted put unseen
+        reader = self._stop_writer(qmgr, queue) if writer_stops else None
         self._do(o.FailStructure(name))
         self._do(o.Recover(name, purge and not normal_first))
-        self._do(o.Get(qmgr, queue.defn.name, False))
+        self._do(o.Get(reader or qmgr, queue.defn.name, False))
+        if reader is not None:
+            self._do(o.StartQmgr(qmgr))
         if normal_first:  # then the PURGE, after another failure
             if not self.model.structures[name].failed:
                 self._do(o.FailStructure(name))
             self._do(o.Recover(name, True))
         if self.model.structures[name].failed:  # not recovered (no backup): purge, so the case goes on
             self._do(o.Recover(name, True))
+
+    def _stop_writer(self, qmgr: str, queue: Queue) -> str | None:
+        """Stop ``qmgr`` and return another active queue manager to read the shared ``queue`` with
+        (None, and nothing stopped, when there is none or the queue is not shared)."""
+        others = [n for n, x in self.model.qmgrs.items() if n != qmgr and x.active]
+        if queue.defn.cfstruct is None or not others or not self.model.qmgrs[qmgr].active:
+            return None
+        self._do(o.StopQmgr(qmgr))
+        return others[0]
 
     def _unbacked_recoverable(self, name: str) -> str:
         """``name`` if it is a RECOVER(YES) structure never backed up, else another such structure,

@@ -121,3 +121,54 @@ def test_the_always_pattern_fails_an_alter_that_resets_the_rules_it_does_not_nam
 
 def test_the_always_pattern_passes_the_reference(monkeypatch):
     _drive(ReferenceAdapter, MQ_OFFLOAD, lambda m: m.offload_rules_probe(0, "always", 20), monkeypatch)
+
+
+class _ReplaysActiveLogsOnly(ReferenceAdapter):
+    """RECOVER CFSTRUCT replays only the logs of the queue managers active now: a persistent message
+    put after the backup by a queue manager that has since stopped is not recovered."""
+
+    def __init__(self) -> None:
+        super().__init__(name="replays-active-logs-only")
+        self.writers: dict[int, str] = {}
+
+    def apply(self, op: Any) -> Any:
+        from cfconform.reference_model.operations import Put, Recover
+
+        out = super().apply(op)
+        if isinstance(op, Put) and out.ok:
+            self.writers[op.tag] = op.qmgr
+        if isinstance(op, Recover) and not op.purge and out.ok:
+            model = self.model
+            for q in model.queues.values():  # drop what stopped queue managers put
+                for m in [m for m in q.msgs if not model.qmgrs[self.writers[m.tag]].active]:
+                    q.msgs.remove(m)
+                    q.depth -= 1
+                    model.live.pop(m.seq, None)
+                    if q.defn.cfstruct:
+                        self._uncharge(model, q.defn.cfstruct, m)
+        return out
+
+    @staticmethod
+    def _uncharge(model: Any, name: str, m: Any) -> None:
+        model.structures[name].pools.entries_used -= 1
+        model.structures[name].pools.elements_used -= m.elements
+
+    def apply_batch(self, ops: Any) -> list[Any]:
+        return [self.apply(op) for op in ops]
+
+
+MQ_RECOVERABLE_2 = Config(
+    qmgrs=("QM01", "QM02"),
+    structures=(StructureDef("APP1", cflevel=3, recover=True),),
+    queues=(QueueDef("Q0", cfstruct="APP1", maxdepth=5000),),
+)
+
+
+def test_recovery_003_the_failure_cycle_with_its_writer_stopped_replays_every_queue_manager_s_log(monkeypatch):
+    """RECOVERY-003: "the logs of all the queue managers in the queue-sharing group" are replayed: a
+    message put after the backup by a queue manager stopped before the failure comes back."""
+    step = lambda m: m.failure_cycle(0, 0, "none", 0, "same", 1, False, False, 2, 0, True)  # noqa: E731
+    _drive(ReferenceAdapter, MQ_RECOVERABLE_2, step, monkeypatch)  # the reference passes
+    with pytest.raises(ConformanceFailure) as failure:
+        _drive(_ReplaysActiveLogsOnly, MQ_RECOVERABLE_2, step, monkeypatch)
+    assert "RECOVERY-003" in failure.value.verdict.rules
