@@ -285,14 +285,17 @@ def _off_primary(model: Model, op: Any) -> bool:
 def _of_overflow(model: Model, op: Any, totals: Mapping[str, Any], pools: tuple[int, ...] | None) -> bool:
     """Whether a CQSPUT or CQSREAD's usage may be the overflow structure's: outcomes report "the
     structure the op touched", which for a queue in overflow mode (or perhaps selected) is the
-    overflow structure.  Such a report offers totals other than the primary's last known ones."""
+    overflow structure.  A queue known to be in overflow mode touches the overflow structure; for one
+    that may be, a report offering totals other than the primary's last known ones is the overflow's."""
     if model.config.profile != "cqs" or not isinstance(op, _PUT_GET) or pools is None:
         return False
     q = model.queues.get(op.queue)
     s = model.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
     if s is None or s.defn.ovflwstr is None:
         return False
-    maybe = op.queue in s.overflow_queues or op.queue in (s.selection_open or {}) or bool(s.overflow_mode)
+    if op.queue in s.overflow_queues:  # its data is on the overflow structure, whose totals may equal the primary's
+        return True
+    maybe = op.queue in (s.selection_open or {}) or bool(s.overflow_mode)
     known = totals.get(s.defn.name)
     return maybe and known is not None and tuple(known) != tuple(pools[1::2])
 
