@@ -41,6 +41,7 @@ from cfconform.conformance.reuse import reusing  # noqa: E402
 from cfconform.judge.runner import run_trace  # noqa: E402
 from cfconform.properties.run import run_machine  # noqa: E402
 from cfconform.reference_model.codec import config_from_record, op_from_record  # noqa: E402
+from cfconform.reference_model.errors import ConfigurationError  # noqa: E402
 from cfconform.reference_model.operations import Inspect  # noqa: E402
 
 KIT = ROOT / "examples" / "second-reading"
@@ -83,9 +84,13 @@ def faithful(seeds: list[int], profile: str) -> list[dict[str, Any]]:
 
 def scenario_verdicts(fault: dict[str, Any]) -> tuple[str, str]:
     """The oracle alone on the fault's smallest scenario between two ``inspect``s (as a gate case of
-    the cqs profile starts, and every case ends): (faithful verdict, faulty verdict)."""
-    config = config_from_record(fault["scenario"]["config"])
-    ops = [Inspect(), *(op_from_record(r) for r in fault["scenario"]["ops"]), Inspect()]
+    the cqs profile starts, and every case ends): (faithful verdict, faulty verdict); "invalid" for
+    a scenario the suite's own configuration checks refuse (a value outside a documented range)."""
+    try:
+        config = config_from_record(fault["scenario"]["config"])
+        ops = [Inspect(), *(op_from_record(r) for r in fault["scenario"]["ops"]), Inspect()]
+    except ConfigurationError:
+        return "invalid", "invalid"
     out = []
     for which in (None, fault["id"]):
         with reusing(factory(which)) as make:
