@@ -282,21 +282,29 @@ def _off_primary(model: Model, op: Any) -> bool:
     return s is None or s.defn.ovflwstr is not None
 
 
-def _of_overflow(model: Model, op: Any, totals: Mapping[str, Any], pools: tuple[int, ...] | None) -> bool:
+def _of_overflow(
+    model: Model, op: Any, totals: Mapping[str, Any], pools: tuple[int, ...] | None, view: Mapping[str, Any]
+) -> bool:
     """Whether a CQSPUT or CQSREAD's usage may be the overflow structure's: outcomes report "the
     structure the op touched", which for a queue in overflow mode (or perhaps selected) is the
-    overflow structure.  A queue known to be in overflow mode touches the overflow structure; for one
-    that may be, a report offering totals other than the primary's last known ones is the overflow's."""
+    overflow structure.  A report offering totals other than the primary's last known ones is the
+    overflow's; for a queue known to be in overflow mode, so is one of equal totals that shows the
+    primary other than it was (its data objects are not there), as the third reading's reports do.
+    An implementation may also report the primary, unchanged (the second reading does)."""
     if model.config.profile != "cqs" or not isinstance(op, _PUT_GET) or pools is None:
         return False
     q = model.queues.get(op.queue)
     s = model.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
     if s is None or s.defn.ovflwstr is None:
         return False
-    if op.queue in s.overflow_queues:  # its data is on the overflow structure, whose totals may equal the primary's
-        return True
-    maybe = op.queue in (s.selection_open or {}) or bool(s.overflow_mode)
     known = totals.get(s.defn.name)
+    if op.queue in s.overflow_queues:  # its data objects are on the overflow structure
+        if known is None or tuple(known) != tuple(pools[1::2]):
+            return True
+        # the two structures offer the same totals: a report of the primary shows it as it was
+        seen = view.get(s.defn.name)
+        return seen is None or tuple(seen) != tuple(pools)
+    maybe = op.queue in (s.selection_open or {}) or bool(s.overflow_mode)
     return maybe and known is not None and tuple(known) != tuple(pools[1::2])
 
 
@@ -380,7 +388,7 @@ class Checker:
         model = self.alive[0].model
         structure = _structure_of(model, op)
         after = _reported(op, observed, structure)
-        if after and _of_overflow(model, op, self.totals, after.get(structure)):
+        if after and _of_overflow(model, op, self.totals, after.get(structure), self.view):
             after = {}  # (the structure the op touched may be the overflow structure: not the primary's)
         for name, pools in after.items():
             self.totals[name] = pools[1::2]
