@@ -796,7 +796,7 @@ def _altered(model: GroupState, s: Structure, size_kb: int | None) -> Outcome:
         err = ConfigurationError("alter_outcome.size_kb", new, f"{s.size_kb}..{s.defn.size_kb}", "CAPACITY-005")
         return Outcome("alter_outcome", False, CMD_INVALID, (err.rule_id,), value=err.to_record())
     s.alter_pending = False
-    s.size_kb = new
+    s.size_kb, s.size_known, s.size_range = new, True, None  # (an earlier contraction's range is over)
     s.pools.entries_total, s.pools.elements_total = pool_totals(new, s.defn.ratio, model.acct)
     return Outcome("alter_outcome", rules=("CQS-004",), signals=model.full_signals(s), usage=s.pools.as_tuple())
 
