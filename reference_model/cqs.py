@@ -143,12 +143,19 @@ def _passing_full(model: GroupState, s: Structure, signals: tuple[str, ...]) -> 
     """CAPACITY-002/003 within a CQSPUT that moved queues to the overflow structure: the put may take
     the primary to FULLTHRESHOLD before the queues leave it, so z/OS may issue IXC585E and then
     IXC586I in the one step (no document says whether it sees a condition that brief).  The pair is
-    accepted when the implementation reports both and the primary ends below the threshold."""
+    accepted when the implementation reports both and the primary does not end at the threshold
+    (where its usage after the step is unknown, the IXC585E is already taken from its report)."""
     hint, name = model.hint, s.defn.name
-    pair = (f"IXC585E {name}", f"IXC586I {name}")
-    if hint is None or s.full_warning or any(sig in signals for sig in pair):
+    rise, fall = f"IXC585E {name}", f"IXC586I {name}"
+    if hint is None or fall in signals or not (hint.says(rise) and hint.says(fall)):
         return ()
-    return pair if hint.says(pair[0]) and hint.says(pair[1]) else ()
+    after = model.after(s)
+    if after is not None and model.reached(after, s.defn.fullthreshold, "max", True) is not False:
+        return ()
+    if rise in signals:
+        s.full_warning = False
+        return (fall,)
+    return () if s.full_warning else (rise, fall)
 
 
 def _reselect_due(model: GroupState, s: Structure, parts: int) -> bool:

@@ -898,3 +898,20 @@ def test_capacity_002_003_a_cqsput_that_moves_queues_may_pass_fullthreshold(said
     s.full_warning = warned
     model.hint = Observed(Outcome("put", True, signals=said), {}, {})
     assert accepted == _passing_full(model, s, ("OVERFLOW_QUEUE PRI QA",))
+
+
+def test_capacity_003_the_ixc586i_of_such_a_pair_follows_an_ixc585e_taken_from_the_report():
+    """Where the primary's usage after the put is not known (the report is the overflow structure's),
+    the IXC585E is taken from the implementation's report; the IXC586I of the pair then stands too."""
+    from cfconform.reference_model.cqs import _passing_full
+    from cfconform.reference_model.model import Observed
+    from cfconform.reference_model.outcomes import Outcome
+
+    model = build({"QA": 10}, fullthreshold=85)
+    s = model.structures["PRI"]
+    s.full_warning = True  # (as full_signals leaves it after taking the IXC585E)
+    model.hint = Observed(Outcome("put", True, signals=("IXC585E PRI", "IXC586I PRI")), {}, {})
+    assert (("IXC586I PRI",), False) == (_passing_full(model, s, ("IXC585E PRI",)), s.full_warning)
+    model.hint = Observed(Outcome("put", True, signals=("IXC585E PRI", "IXC586I PRI")), {}, {"PRI": (9, 10, 1, 60)})
+    s.full_warning = True  # the primary's entries still at FULLTHRESHOLD after the put: no IXC586I
+    assert () == _passing_full(model, s, ("IXC585E PRI",))
