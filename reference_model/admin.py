@@ -130,9 +130,9 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
     ranges = tuple(dict.fromkeys(RANGE_RULES[key] for key, _ in op.changes if key in RANGE_RULES))
     # a new FULLTHRESHOLD may put usage on the other side of it: z/OS's message then follows, at once
     # or later by the full_signal_timing reading (CAPACITY-002/003)
-    signals = model.full_signals(s) if "fullthreshold" in changes else ()
-    if "fullthreshold" in changes and new.fullthreshold <= 0 and s.full_warning:
-        signals = _monitoring_off(model, s)
+    signals: tuple[str, ...] = ()
+    if "fullthreshold" in changes:
+        signals = _monitoring_off(model, s) if new.fullthreshold <= 0 else model.full_signals(s)
     rules = ("OFFLOAD-013", *ranges, *(("CFLEVEL-009",) if lowered else ()))
     return Outcome("alter_structure", rules=rules, signals=signals)
 
@@ -140,6 +140,8 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
 def _monitoring_off(model: GroupState, s: Structure) -> tuple[str, ...]:
     """FULLTHRESHOLD(0) "disables monitoring" while IXC585E stands: whether z/OS then says IXC586I is
     not documented, so the implementation's answer stands (CAPACITY-003), and the warning is over."""
+    if not s.full_warning:
+        return ()
     s.full_warning, s.full_due_since = False, None
     said = f"IXC586I {s.defn.name}"
     return (said,) if model.hint is not None and model.hint.says(said) else ()

@@ -95,7 +95,7 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
             over = model.reached(before, th, metric, inclusive=not strict)
             if th == 0 and over is False:
                 over = None  # usage exactly 0%: at the boundary (see above)
-            if over is None and metric == "combined" and before is not None:
+            if over is None and metric == "combined" and before is not None and th > 0:
                 over = combined.reached(s, before, th, inclusive=not strict)
             if over is None:
                 if after is _UNREAD:

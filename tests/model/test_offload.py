@@ -151,6 +151,15 @@ def test_offload_014_at_exactly_0_percent_the_strict_reading_may_keep_the_messag
     assert offloaded is _judged("strict", (0, 1000, 0, 6000), offloaded)
 
 
+@pytest.mark.parametrize("offloaded", [True, False])
+def test_offload_014_at_exactly_0_percent_either_answer_stands_under_the_combined_reading_too(offloaded: bool):
+    model = _model(Readings(offload_compare="strict", offload_usage_metric="combined"), offld1th=0, offld1sz=KB)
+    after = (1, 1000, 9, 6000)
+    seen = Outcome("put", True, offloaded=offloaded, usage=after, location="SMDS" if offloaded else "CF")
+    hint = Observed(seen, {"APP1": (0, 1000, 0, 6000)}, {"APP1": after})
+    assert offloaded is model.step(Put("QM01", "Q1", 2 * KB), hint=hint).offloaded
+
+
 @pytest.mark.parametrize("compare", COMPARE)
 def test_offload_014_once_the_structure_is_in_use_offld1th_0_offloads(compare: str) -> None:
     assert _judged(compare, (1, 1000, 9, 6000), False) is True  # kept in the CF: a departure
