@@ -303,9 +303,22 @@ def _of_overflow(
             return True
         # the two structures offer the same totals: a report of the primary shows it as it was
         seen = view.get(s.defn.name)
+        if seen is not None and _staged_freed(model, op, seen, pools):
+            return False
         return seen is None or tuple(seen) != tuple(pools)
     maybe = op.queue in (s.selection_open or {}) or bool(s.overflow_mode)
     return maybe and known is not None and tuple(known) != tuple(pools[1::2])
+
+
+def _staged_freed(model: Model, op: Any, seen: Any, pools: tuple[int, ...]) -> bool:
+    """A CQSREAD of a message whose later parts stay on the primary (CQS-019) frees one primary
+    list entry per part; a report whose entries fell by that many (two or more) is the primary's,
+    as the overflow structure gives up one data object per read (the second reading's reports)."""
+    if not isinstance(op, Get):
+        return False
+    msgs = model.queues[op.queue].msgs
+    staged = len(msgs[0].staged) if msgs else 0
+    return staged >= 2 and pools[0] == seen[0] - staged and pools[2] < seen[2]
 
 
 def _released(model: Model, qmgr: str) -> set[str]:
