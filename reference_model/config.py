@@ -19,6 +19,7 @@ from .readings import Readings
 from .tables import ADMIN_TABLES
 from .units import KB, SIZE_100MB
 from .validation import (
+    MAX_QMGRS_PER_STRUCTURE,
     MAX_QUEUES_PER_STRUCTURE,
     QSG_NAME,
     check_bool_field,
@@ -236,6 +237,12 @@ def _validate_qmgrs(c: Config) -> None:
     dup = [n for n, k in Counter(c.qmgrs).items() if k > 1]
     if dup:
         reject("qmgrs", dup[0], "unique queue manager names", "TOPOLOGY-006")
+    if c.profile == "mq" and len(c.qmgrs) > MAX_QMGRS_PER_STRUCTURE:
+        # every configured queue manager starts active; whether a 33rd may be, when only 32 connect
+        # at the same time, is not stated, so such a group is not judged (the fifth reading keeps it
+        # stopped, the fourth and sixth refuse the group)
+        allowed = f"at most {MAX_QMGRS_PER_STRUCTURE} queue managers in the mq profile (all start active)"
+        reject("qmgrs", len(c.qmgrs), allowed, "TOPOLOGY-006")
     for name in c.perfmev_disabled:
         if name not in c.qmgrs:
             reject("perfmev_disabled", name, f"one of {list(c.qmgrs)}", "QDEPTH-009")

@@ -175,9 +175,15 @@ def test_topology_006_32_queue_managers_accepted() -> None:
     assert 32 == len(Config(qmgrs=_qmgrs(32)).qmgrs)
 
 
-def test_topology_006_33_queue_managers_are_the_implementations_to_refuse() -> None:
-    """32 limits the queue managers connected to one structure at once, not a QSG's members."""
-    assert 33 == len(Config(qmgrs=_qmgrs(33)).qmgrs)
+def test_topology_006_33_queue_managers_are_not_judged() -> None:
+    """32 limits the queue managers connected to one structure at once; every configured one starts
+    active, and whether a 33rd may be is not stated (ibm-facts 6.3): such a group is refused, unjudged."""
+    assert ("qmgrs", 33, "TOPOLOGY-006") == _error(lambda: Config(qmgrs=_qmgrs(33)))
+
+
+def test_topology_006_33_cqs_subsystems_accepted() -> None:
+    """The 32 of seed 003 is an IBM MQ sentence: a CQS group is not bounded by it."""
+    assert 33 == len(Config(profile="cqs", qmgrs=_qmgrs(33)).qmgrs)
 
 
 def test_topology_006_queue_manager_names_unique() -> None:
