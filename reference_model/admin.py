@@ -235,7 +235,8 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
     if refused:
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
     entries, elements = pool_totals(new, d.ratio, model.acct)
-    if new < s.size_kb and s.size_known and _below_use(model, s, entries, elements):
+    # (after a contraction that may have stopped short, one below its target shrinks all the same)
+    if new < s.size_kb and (s.size_known or s.size_range is not None) and _below_use(model, s, entries, elements):
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
     # a contraction may stop short of ``new`` (storage in use): no sentence says it reaches it, so in
     # checker mode the size is the implementation's, taken from its next inspect (CAPACITY-004)

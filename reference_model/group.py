@@ -147,8 +147,8 @@ class GroupState:
         between the entry and element percentages, so only thresholds outside that band
         are decided.
         """
-        if pools is None:
-            return None
+        if pools is None or (self.hint is not None and (pools[1] <= 0 or pools[3] <= 0)):
+            return None  # (an implementation's structure offering no entries or elements: no usage)
         if self.hint is None or metric != "combined":
             u = usage_pct(metric, pools, self.acct)
             return u >= threshold if inclusive else u > threshold
@@ -236,7 +236,7 @@ class GroupState:
             return (signal,)
         after = self.after(s) if seen is None else seen
         high = None
-        if after is not None:
+        if after is not None and after[1] > 0 and after[3] > 0:  # (a structure offering nothing: open)
             eu, et, lu, lt = after
             high = 100 * eu >= threshold * et or 100 * lu >= threshold * lt
         hint = self.hint
