@@ -541,7 +541,10 @@ def _selection_sound(model: GroupState, s: Structure, chosen: set[str], complete
     # a message in parts leaves its later parts on the primary: its cost overstates what moving its
     # queue frees, so only the under-selection check (which that overstatement cannot fool) applies
     exact = not _in_parts(model, costs)
-    if exact and any(costs[b][1] > costs[a][1] and costs[b][0] >= costs[a][0] for a in chosen for b in passed):
+    # with an overflow structure a larger queue is passed over when its data would not fit there
+    # beside the chosen ones: only a passed queue that surely fits shows a smaller one taken before it
+    larger = [b for b in passed if s.defn.ovflwstr is None or _surely_fits_all(model, s, [*chosen, b])]
+    if exact and any(costs[b][1] > costs[a][1] and costs[b][0] >= costs[a][0] for a in chosen for b in larger):
         return False
     smallest = min(chosen, key=lambda n: costs[n][1])
     if exact and len(chosen) > 1 and projected(chosen - {smallest}) <= goal:
