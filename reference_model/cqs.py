@@ -102,7 +102,7 @@ def put(model: GroupState, op: Put) -> Outcome:
     if not ok:
         return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
     msg = Message(model.next_seq(), op.tag, op.length, False, False, first, False)
-    msg.cost = _seen_cost(model, s)
+    msg.cost = _seen_cost(model, s, 1 + len(staged))
     msg.staged = staged
     msg.on_overflow = overflowed
     _charge(s, msg, +1)
@@ -215,10 +215,14 @@ def _reselect(model: GroupState, s: Structure) -> list[str]:
     return chosen
 
 
-def _seen_cost(model: GroupState, s: Structure) -> tuple[int, int] | None:
-    """The entries and elements a CQSPUT added, as the implementation reported them (checker mode)."""
+def _seen_cost(model: GroupState, s: Structure, parts: int) -> tuple[int, int] | None:
+    """The entries and elements a CQSPUT of ``parts`` data objects added, as the implementation
+    reported them (checker mode); unknown when queues moved to the overflow structure within it
+    (its report then nets their departure against the message: CQS-011)."""
     before, after = model.before(s), model.after(s)
     if model.hint is None or before is None or after is None or before[1::2] != after[1::2]:
+        return None
+    if _selects(model, s.defn.name) or _moved_within(model, s, parts):
         return None
     return (after[0] - before[0], after[2] - before[2])
 
@@ -446,13 +450,17 @@ def _select_reported(model: GroupState, s: Structure) -> list[str]:
 
 def _surely_fits(s: Structure, lengths: list[int]) -> bool:
     """Whether a queue's data objects certainly fit an empty overflow structure (or there is none):
-    four times what Table 2 says they cost within the storage it has for messages."""
+    four times what Table 2 says they cost within the storage it has for messages, and four times
+    the list entries they need, each entry coming with ``ratio`` elements (a structure of many
+    elements per entry has few entries: the seventh reading's, at ratio 90, holds two)."""
     if s.defn.ovflwstr is None:
         return True
     if s.overflow_pools is not None and s.overflow_pools.entries_used:
         return False
     room = (s.defn.ovflw_size_kb - TABLE2_FIXED_KB) * 1024
-    return room >= TABLE2_MARGIN * sum(n + 1024 for n in lengths)
+    per_entry = (1 + s.defn.ratio) * SURELY_ELEMENT_BYTES
+    bytes_ok = room >= TABLE2_MARGIN * sum(n + 1024 for n in lengths)
+    return bytes_ok and room >= TABLE2_MARGIN * len(lengths) * per_entry
 
 
 def _select_open(model: GroupState, s: Structure) -> list[str]:
@@ -670,6 +678,10 @@ def _first_parts(model: GroupState, q: Queue) -> list[int]:
 #: A data object at least this long costs some storage under any accounting (more than an entry's
 #: adjunct area can hold, at least one element of any size a product would choose).
 SURELY_COSTS = 2048
+
+#: The bytes an entry and each of its elements may take at the most that :func:`_surely_fits` allows
+#: for: z/OS list structures use 256-byte elements, and an entry is smaller than that.
+SURELY_ELEMENT_BYTES = 256
 
 
 def _larger(b: list[int], a: list[int]) -> bool:
