@@ -21,7 +21,7 @@ import attrs
 
 from cfconform.adapters.protocol import Capabilities
 from cfconform.reference_model.config import Config
-from cfconform.reference_model.cqs import adopt_selection
+from cfconform.reference_model.cqs import adopt_alter, adopt_selection
 from cfconform.reference_model.model import Model, Observed
 from cfconform.reference_model.operations import (
     AlterOutcome,
@@ -212,9 +212,12 @@ class _Candidate:
 
 
 def _adopt_selections(model: Model, observed: Outcome) -> None:
-    """CQS selections the implementation has not shown yet are taken from its ``inspect``."""
+    """CQS selections (and alters, cqs.adopt_alter) the implementation has not shown yet are taken
+    from its ``inspect``."""
     seen = observed.value.get("structures") if isinstance(observed.value, Mapping) else None
     for name, s in model.structures.items():
+        if s.alter_unseen and isinstance((seen or {}).get(name), Mapping):
+            adopt_alter(model, s, seen[name].get("alter_pending"))  # type: ignore[index]
         if s.selection_open is not None and isinstance((seen or {}).get(name), Mapping):
             shown = seen[name]  # type: ignore[index]
             adopt_selection(model, s, shown.get("overflow_queues"), shown.get("overflow_mode"))

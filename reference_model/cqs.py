@@ -127,6 +127,8 @@ def put(model: GroupState, op: Put) -> Outcome:
         if more and s.defn.ovflwstr is not None:
             signals += _passing_full(model, s, signals)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
+    if idle and _unseen(model, s):
+        s.alter_unseen = True
     if idle and _threshold_reached(model, s, 1 + len(staged)):
         signals += (f"ALTER {s.defn.name}",)
         rules += ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
@@ -252,6 +254,22 @@ def _threshold_reached(model: GroupState, s: Structure, parts: int = 1) -> bool:
         again = s.overflow_mode and any(sig.startswith(f"OVERFLOW_QUEUE {name} ") for sig in hint.outcome.signals)
         return hint.says(f"ALTER {name}") or hint.says(f"OVERFLOW_ON {name}") or again
     return reached
+
+
+def _unseen(model: GroupState, s: Structure) -> bool:
+    """Whether this CQSPUT may have reached OVFLWMAX unseen: the implementation reported no usage
+    for it (or none the model can read) and reports no CQS signals, so an alter it started shows
+    only when z/OS's answer is accepted, or in ``inspect`` (:func:`adopt_alter`)."""
+    hint = model.hint
+    if hint is None or hint.cqs_signals or s.defn.ovflwmax == 0:
+        return False
+    return model.reached(model.after(s), s.defn.effective_ovflwmax, _metric(model), True) is None
+
+
+def adopt_alter(model: GroupState, s: Structure, shown: Any) -> None:
+    """At ``inspect``: an alter the implementation may have started unseen is pending if it says so."""
+    if s.alter_unseen and not s.alter_pending and isinstance(shown, bool):
+        s.alter_pending, s.alter_unseen = shown, False
 
 
 def _selects(model: GroupState, name: str) -> bool:
@@ -733,7 +751,11 @@ def alter_outcome(model: GroupState, op: AlterOutcome) -> Outcome:
     """z/OS answers CQS's alter: success grows the primary, failure enters overflow mode."""
     s = model.structure(op.cfstruct)
     if not s.alter_pending:
-        return Outcome("alter_outcome", False, CMD_NO_ALTER_PENDING, ("CQS-003",))
+        # an alter started at a put the implementation did not show is its word (see _unseen)
+        if not (s.alter_unseen and model.hint is not None and model.hint.outcome.ok):
+            return Outcome("alter_outcome", False, CMD_NO_ALTER_PENDING, ("CQS-003",))
+        s.alter_pending = True
+    s.alter_unseen = False
     if op.success:
         return _altered(model, s, op.size_kb)
     s.alter_pending = False

@@ -80,6 +80,7 @@ class Structure:
 
     __slots__ = (
         "alter_pending",
+        "alter_unseen",
         "backup_taken",
         "combined_weights",
         "costs_seen",
@@ -150,6 +151,9 @@ class Structure:
         #: called for IXC585E/IXC586I without the message (None: nothing pending).
         self.full_due_since: int | None = None
         self.alter_pending = False
+        #: CQS, checker mode: a CQSPUT may have reached OVFLWMAX and started an alter the
+        #: implementation did not show (it reports neither the usage nor CQS's signals).
+        self.alter_unseen = False
         self.overflow_mode = False
         self.overflow_queues: set[str] = set()
         self.overflow_pools: Pools | None = None

@@ -77,3 +77,21 @@ def test_the_oracle_tells_a_kit_fault_from_the_faithful_build_on_its_scenario(re
     faults = json.loads((ROOT / "examples" / kit / "faults.json").read_text(encoding="utf-8"))
     scenario = next(f["scenario"] for f in faults if f["id"] == fault)
     assert ("pass", "fail") == (_scenario_verdict(reading, None, scenario), _scenario_verdict(reading, fault, scenario))
+
+
+WITHHOLDING = ROOT / "tests" / "gate" / "withholding.py"
+WITHHELD = sorted((ROOT / "tests" / "gate" / "withheld_traces").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", WITHHELD, ids=lambda p: p.stem)
+def test_a_reading_that_shows_less_is_judged_only_on_what_it_shows(path: Path):
+    """The seventh reading declaring no readings, or withholding observables (tests/gate/withholding.py):
+    each trace once drew a false verdict on what it did not show, and now passes."""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    impl = ROOT / "examples" / "seventh-reading" / "impl.py"
+    adapter = WireAdapter([sys.executable, str(WITHHOLDING), str(impl), record["variant"]])
+    try:
+        result = run_trace(adapter, config_from_record(record["config"]), [op_from_record(o) for o in record["ops"]])
+    finally:
+        adapter.close()
+    assert result.verdict in ("pass", "unjudged") and result.divergence is None
