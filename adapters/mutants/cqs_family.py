@@ -83,7 +83,13 @@ STAGING = "<staging>"
 def selecting(**names: Any) -> Callable[[Model], None]:
     """The failed alter's selection (:func:`cfconform.reference_model.cqs.select`) with some of its rule
     functions swapped (``_candidates``, ``_vetoes``, ``target``, ``usage_pct``)."""
-    return rebound(AlterOutcome, select=rebind(cqs.select, **names))
+    return overflowing(select=rebind(cqs.select, **names))
+
+
+def overflowing(**names: Any) -> Callable[[Model], None]:
+    """The failed alter's overflow processing (:func:`cfconform.reference_model.cqs._overflow`) with some of
+    its rule functions swapped (``select``, ``_move``)."""
+    return rebound(AlterOutcome, _overflow=rebind(cqs._overflow, **names))
 
 
 def _up_to_veto(model: Model, s: Structure) -> list[tuple[str, int, int]]:
@@ -116,9 +122,15 @@ def overflow_without_alter(model: Model, op: Put, out: Outcome) -> Outcome:
     return evolve(out, signals=signals, rules=(*out.rules, *failed.rules), usage=failed.usage)
 
 
-def no_growth(model: Model, s: Structure, size_kb: int | None) -> Outcome:
-    s.alter_pending = False
-    return Outcome("alter_outcome", rules=("CQS-004",), signals=model.full_signals(s), usage=s.pools.as_tuple())
+def _unchanged(rule: str, signals: bool = True) -> Callable[..., Outcome]:
+    """An alter outcome that changes nothing but ends the alter (``signals``: with the full signals)."""
+
+    def answer(model: Model, s: Structure, _: Any) -> Outcome:
+        s.alter_pending = False
+        full = model.full_signals(s) if signals else ()
+        return Outcome("alter_outcome", rules=(rule,), signals=full, usage=s.pools.as_tuple())
+
+    return answer
 
 
 def overflow_after_success(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
@@ -129,30 +141,11 @@ def overflow_after_success(model: Model, op: AlterOutcome, out: Outcome) -> Outc
     return evolve(out, rules=(*out.rules, *failed.rules), signals=out.signals + failed.signals, usage=failed.usage)
 
 
-def skip_overflow_if_below(model: Model, op: AlterOutcome) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if op.success or not s.alter_pending or cqs._usage(model, s) >= s.defn.effective_ovflwmax:
-        return None
-    s.alter_pending = False
-    return Outcome("alter_outcome", rules=("CQS-005",), signals=model.full_signals(s), usage=s.pools.as_tuple())
-
-
-def ignore_failure(model: Model, op: AlterOutcome) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if op.success or not s.alter_pending:
-        return None
-    s.alter_pending = False
-    return Outcome("alter_outcome", rules=("CQS-005",), usage=s.pools.as_tuple())
-
-
 def deferred_selection() -> Callable[[Model], None]:
     """CQS-008: the failing alter only sets overflow mode; queues are selected at the next request."""
 
-    def fail_only(model: Model, op: AlterOutcome) -> Outcome | None:
-        s = model.structures[op.cfstruct]
-        if op.success or not s.alter_pending:
-            return None
-        s.alter_pending, s.overflow_mode, s.overflow_start = False, True, model.clock
+    def fail_only(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
+        s.overflow_mode, s.overflow_start = True, model.clock
         s.overflow_base = cqs._usage(model, s)
         state(model, "deferred").setdefault("names", set()).add(s.defn.name)
         return Outcome(
@@ -177,7 +170,10 @@ def deferred_selection() -> Callable[[Model], None]:
         return handler
 
     return chain(
-        pre(AlterOutcome, fail_only), wrap(Put, select_late), wrap(Get, select_late), wrap(AdvanceClock, select_late)
+        rebound(AlterOutcome, _overflow=fail_only),
+        wrap(Put, select_late),
+        wrap(Get, select_late),
+        wrap(AdvanceClock, select_late),
     )
 
 
@@ -222,23 +218,20 @@ def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
     return evolve(out, signals=out.signals + signals)
 
 
+def scanning(**names: Any) -> Callable[[Model], None]:
+    """The scan of overflowed queues (:func:`cfconform.reference_model.cqs.scan_between`) with some of its
+    rule functions swapped (``_scanned``, ``_leaves``)."""
+    return rebound(AdvanceClock, cqs=Patched(cqs, scan_between=rebind(cqs.scan_between, **names)))
+
+
 def scan_every(seconds: int) -> Callable[[Model], None]:
-    scanned = rebind(cqs._scanned, SCAN_SECONDS=seconds)
-    scan = rebind(cqs.scan_between, _scanned=scanned)
-    return rebound(AdvanceClock, cqs=Patched(cqs, scan_between=scan))
+    return scanning(_scanned=rebind(cqs._scanned, SCAN_SECONDS=seconds))
 
 
-def scan_all(model: Model, start: int, end: int) -> Outcome:
-    """CQS-013 fault: each scan takes every queue out of overflow mode, empty or not."""
-    signals: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()
-    for s in model.structures.values():
-        if not (s.overflow_mode and s.defn.ovflwstr is not None and cqs._scanned(model, s, start, end)):
-            continue
-        rules = ("CQS-013", "CQS-014")
-        signals += tuple(f"OVERFLOW_QUEUE_OFF {s.defn.name} {n}" for n in sorted(s.overflow_queues))
-        signals += cqs._end_overflow(s)
-    return Outcome("advance_clock", rules=rules, signals=signals)
+def _overflow_at_max(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
+    """CQS-005 fault: overflow mode only if usage is still at OVFLWMAX."""
+    at_max = cqs._usage(model, s) >= s.defn.effective_ovflwmax
+    return (cqs._overflow if at_max else _unchanged("CQS-005"))(model, s, op)
 
 
 def stay_without_queues(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
@@ -392,15 +385,16 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("003-d", "Reaching OVFLWMAX enters overflow mode at once, without trying an alter.", cfg(), [put("Q1", 600)],
      post(Put, overflow_without_alter)),
     ("004-a", "A successful alter does not grow the primary structure.", cfg(initsize=6147, size=6151),
-     [put("Q1", 600), GROW, Inspect()], rebound(AlterOutcome, _altered=no_growth)),
+     [put("Q1", 600), GROW, Inspect()], rebound(AlterOutcome, _altered=_unchanged("CQS-004"))),
     ("004-b", "A successful alter still puts the structure into overflow mode.", cfg(initsize=6147, size=6151),
      [put("Q1", 600), GROW], post(AlterOutcome, overflow_after_success)),
     ("004-c", "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
      cfg(initsize=6147, size=6151), [put("Q1", 600), AlterOutcome(PRIM, True, 6148), Inspect()],
      pre(AlterOutcome, _sized_alter)),
     ("005-a", "A failed alter enters overflow mode only if usage is still at OVFLWMAX.", cfg(),
-     [put("Q1", 600), get("Q1"), FAIL], pre(AlterOutcome, skip_overflow_if_below)),
-    ("005-b", "A failed alter is ignored: no overflow mode.", cfg(), FILL, pre(AlterOutcome, ignore_failure)),
+     [put("Q1", 600), get("Q1"), FAIL], rebound(AlterOutcome, _overflow=_overflow_at_max)),
+    ("005-b", "A failed alter is ignored: no overflow mode.", cfg(), FILL,
+     rebound(AlterOutcome, _overflow=_unchanged("CQS-005", signals=False))),
     # (three 2 KB objects against one: more space under any accounting, even before the last put)
     ("006-a", "Candidates are taken smallest first.", cfg(size=6160, ratio=8, ovflwstr=None, queues=("Q1", "Q2")),
      [Inspect(), put("Q1", 2048), put("Q2", 2048), put("Q2", 2048), put("Q2", 2048), FAIL],
@@ -426,7 +420,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("010-b", "Removing the exit leaves the old exit's vetoes in force.", cfg(exit=("Q1",)),
      [SetOverflowExit(None), *FILL], _exit_kept(True)),
     ("011-a", "Approved queues are not moved: their data stays on the primary.", cfg(), FILL,
-     rebound(AlterOutcome, _move=lambda model, s, names: None)),
+     overflowing(_move=lambda model, s, names: None)),
     ("012-a", "Without OVFLWSTR, puts to a selected queue are still accepted.", cfg(ovflwstr=None),
      [*FILL, put("Q1", 0)], as_unselected(with_ovflwstr=False)),
     # the 600-byte message's cost is seen (inspect before it), so the structure certainly has
@@ -440,7 +434,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("013-b", "Overflowed queues are scanned every 30 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(900)], scan_every(1800)),
     ("013-c", "The scan takes queues out of overflow mode whether or not they are empty.", cfg(),
-     [*FILL, AdvanceClock(900)], rebound(AdvanceClock, cqs=Patched(cqs, scan_between=scan_all))),
+     [*FILL, AdvanceClock(900)], scanning(_leaves=lambda model, name: True)),
     ("013-d", "Overflowed queues are scanned every 10 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(600)], scan_every(600)),
     ("014-a", "Overflow mode does not end when the selection approves no queue.", cfg(exit=("Q1",)), FILL,
@@ -462,10 +456,11 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("017-b", "The first part of a long message is also counted on the staging queue.", cfg(lgmsgsz=128),
      [put("Q1", 300), Inspect()], first_part_staged()),
     ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
-     [put("Q1", 1152), FAIL], chain(selecting(_candidates=_with_staging), rebound(AlterOutcome, _move=_real_queues),
-                                    post(AlterOutcome, without_pseudo_queue))),
+     [put("Q1", 1152), FAIL],
+     chain(overflowing(select=rebind(cqs.select, _candidates=_with_staging), _move=_real_queues),
+           post(AlterOutcome, without_pseudo_queue))),
     ("019-a", "Staging parts of a selected queue's messages move to the overflow structure too.",
-     cfg(size=6151, lgmsgsz=128), [put("Q1", 1152), FAIL, Inspect()], rebound(AlterOutcome, _move=move_whole_messages)),
+     cfg(size=6151, lgmsgsz=128), [put("Q1", 1152), FAIL, Inspect()], overflowing(_move=move_whole_messages)),
     ("020-a", "OVFLWMAX is compared with list-entry usage instead of data elements.", cfg(),
      [put("Q1", 600), Inspect()], _reached(_entries_pct)),
     ("020-b", "OVFLWMAX is compared with combined entry and element storage.", cfg(), [put("Q1", 600), Inspect()],
