@@ -76,7 +76,7 @@ def put(model: GroupState, op: Put) -> Outcome:
         raise ConfigurationError("put.length", op.length, "an integer >= 0", "CQS-017")
     name = q.defn.name
     adopt_put(model, s, name)
-    overflowed = name in s.overflow_queues
+    overflowed = _in_overflow(s, name)
     first, staged = message_parts(op.length, model.lgmsgsz, model.acct)
     later = sum(staged)  # (elements of the later parts: once, a message may have thousands of them)
     if overflowed and s.defn.ovflwstr is None:
@@ -137,6 +137,12 @@ def put(model: GroupState, op: Put) -> Outcome:
         else:
             s.alter_pending = True
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _in_overflow(s: Structure, name: str) -> bool:
+    """CQS-012/022: whether a CQSPUT to queue ``name`` finds it in overflow mode (rejected without an
+    overflow structure, its first part put there with one)."""
+    return name in s.overflow_queues
 
 
 def _passing_full(model: GroupState, s: Structure, signals: tuple[str, ...]) -> tuple[str, ...]:

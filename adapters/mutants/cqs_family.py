@@ -16,8 +16,6 @@ from collections.abc import Callable
 from itertools import takewhile
 from typing import Any
 
-import attrs
-
 from cfconform.reference_model import cqs
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
@@ -177,34 +175,16 @@ def deferred_selection() -> Callable[[Model], None]:
     )
 
 
-def as_unselected(with_ovflwstr: bool) -> Callable[[Model], None]:
-    """A put to a selected queue carried out as if the queue were not selected, on structures with
-    (or without) an overflow structure."""
-
-    def fn(model: Model, op: Put) -> Outcome | None:
-        s = _structure_of(model, op.queue)
-        if op.queue not in s.overflow_queues or (s.defn.ovflwstr is None) == with_ovflwstr:
-            return None
-        s.overflow_queues.discard(op.queue)
-        try:
-            return cqs.put(model, op)
-        finally:
-            s.overflow_queues.add(op.queue)
-
-    return pre(Put, fn)
+def unselected_where(when: Callable[[Structure], bool], fenced: Any = lambda s: False) -> Callable[[Model], None]:
+    """A put to a selected queue carried out as if the queue were not selected on structures where
+    ``when(s)`` holds, and as if every queue were selected where ``fenced(s)`` holds."""
+    return rebound(Put, _in_overflow=lambda s, name: fenced(s) or (cqs._in_overflow(s, name) and not when(s)))
 
 
 def full_instead_of_fenced(model: Model, op: Put, out: Outcome) -> Outcome:
     if out.reason == CQS_REJECTED_OVERFLOW:
         return evolve(out, reason=CQS_STRUCTURE_FULL, rules=("CAPACITY-001",))
     return out
-
-
-def fence_structure(model: Model, op: Put) -> Outcome | None:
-    s = _structure_of(model, op.queue)
-    if s.overflow_mode and s.defn.ovflwstr is None and op.queue not in s.overflow_queues:
-        return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
-    return None
 
 
 def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
@@ -331,10 +311,6 @@ def _reached(usage: Callable[[Model, Structure], float], strict: bool = False) -
     return rebound(Put, _threshold_reached=test)
 
 
-def _sized_alter(m: Model, op: AlterOutcome) -> Outcome | None:
-    return None if op.size_kb is None or not op.success else cqs.alter_outcome(m, attrs.evolve(op, size_kb=None))
-
-
 def _exit_kept(when_removed_only: bool) -> Any:
     def fn(model: Model, op: SetOverflowExit) -> Outcome | None:
         if op.vetoes is None or not when_removed_only:
@@ -390,7 +366,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      [put("Q1", 600), GROW], post(AlterOutcome, overflow_after_success)),
     ("004-c", "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
      cfg(initsize=6147, size=6151), [put("Q1", 600), AlterOutcome(PRIM, True, 6148), Inspect()],
-     pre(AlterOutcome, _sized_alter)),
+     rebound(AlterOutcome, _altered=lambda m, s, size_kb: cqs._altered(m, s, None))),
     ("005-a", "A failed alter enters overflow mode only if usage is still at OVFLWMAX.", cfg(),
      [put("Q1", 600), get("Q1"), FAIL], rebound(AlterOutcome, _overflow=_overflow_at_max)),
     ("005-b", "A failed alter is ignored: no overflow mode.", cfg(), FILL,
@@ -422,13 +398,14 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("011-a", "Approved queues are not moved: their data stays on the primary.", cfg(), FILL,
      overflowing(_move=lambda model, s, names: None)),
     ("012-a", "Without OVFLWSTR, puts to a selected queue are still accepted.", cfg(ovflwstr=None),
-     [*FILL, put("Q1", 0)], as_unselected(with_ovflwstr=False)),
+     [*FILL, put("Q1", 0)], unselected_where(lambda s: s.defn.ovflwstr is None)),
     # the 600-byte message's cost is seen (inspect before it), so the structure certainly has
     # room for the empty one (were it in doubt, STRUCTURE_FULL is admissible too: reason precedence)
     ("012-b", "Without OVFLWSTR, puts to a selected queue are rejected as STRUCTURE_FULL.",
      cfg(ovflwstr=None, size=6158, ovflwmax=10), [Inspect(), *FILL, put("Q1", 0)], post(Put, full_instead_of_fenced)),
     ("012-c", "Without OVFLWSTR, puts to every queue of the structure are rejected.",
-     cfg(ovflwstr=None, queues=("Q1", "Q2")), [*FILL, put("Q2", 0)], pre(Put, fence_structure)),
+     cfg(ovflwstr=None, queues=("Q1", "Q2")), [*FILL, put("Q2", 0)],
+     unselected_where(lambda s: False, fenced=lambda s: s.overflow_mode and s.defn.ovflwstr is None)),
     ("013-a", "A queue leaves overflow mode as soon as it is emptied, not at the next scan.", cfg(),
      [*FILL, get("Q1")], post(Get, leave_when_emptied)),
     ("013-b", "Overflowed queues are scanned every 30 minutes instead of 15.", cfg(),
@@ -475,6 +452,6 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("021-c", "LGMSGSZ is rounded down to a multiple of 4.", cfg(lgmsgsz=126), [put("Q1", 128)],
      with_lgmsgsz(lambda v: min(v // 4 * 4, 30632))),
     ("022-a", "New messages for a queue in overflow mode go to the primary structure.", cfg(), [*FILL, put("Q1", 0)],
-     as_unselected(with_ovflwstr=True)),
+     unselected_where(lambda s: s.defn.ovflwstr is not None)),
 )
 # fmt: on

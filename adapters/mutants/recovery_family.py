@@ -30,14 +30,6 @@ def pput(tag: int = 0, **kw: Any) -> Put:
     return put(persistent=True, tag=tag, **kw)
 
 
-def _backup_anyway(model: Model, op: Backup) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if s.failed or model.qmgrs[op.qmgr].active is False or mq._recoverable(s):
-        return None
-    s.backup_taken = True
-    return Outcome("backup", rules=("RECOVERY-001",))
-
-
 def _after(op_type: type, fn: Any) -> Any:
     """Run ``fn(model, op)`` after the model answered ``op_type`` (when ``ok``), keeping its outcome."""
     return post(op_type, lambda m, op, o: (fn(m, op) if o.ok else None, o)[1])
@@ -145,7 +137,7 @@ def _set_failed(m: Model, op: Recover) -> None:
 MUTANTS: tuple[Mutant, ...] = family(
     "RECOVERY",
     ("001-a", "BACKUP CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [BACKUP],
-     pre(Backup, _backup_anyway)),
+     rebound(Backup, _recoverable=lambda s: True)),
     ("001-b", "BACKUP CFSTRUCT answers ok but records no backup.", one(**RECOVERABLE), [BACKUP, FAIL, RECOVER],
      post(Backup, lambda m, op, o: (setattr(m.structures[op.cfstruct], "backup_taken", False), o)[1])),
     ("001-c", "BACKUP CFSTRUCT is refused above CFLEVEL(3).", one(cflevel=5, recover=True), [BACKUP],
