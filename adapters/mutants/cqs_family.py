@@ -31,7 +31,22 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
 from cfconform.reference_model.state import Structure
 
-from .kit import Mutant, Patched, chain, evolve, family, force_evolve, lenient, post, pre, rebind, rebound, state, wrap
+from .kit import (
+    Mutant,
+    Patched,
+    chain,
+    evolve,
+    family,
+    force_evolve,
+    lenient,
+    post,
+    pre,
+    rebind,
+    rebound,
+    rebound_each,
+    state,
+    wrap,
+)
 
 PRIM = "PRIM"
 
@@ -235,24 +250,11 @@ def end_with_first_queue(model: Model, op: AdvanceClock, out: Outcome) -> Outcom
     return out
 
 
-def first_part_staged() -> Callable[[Model], None]:
-    def on_put(model: Model, op: Put, out: Outcome) -> Outcome:
-        if out.ok and "CQS-017" in out.rules:
-            _structure_of(model, op.queue).staging_depth += 1
-        return out
-
-    def on_get(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
-        def handler(model: Model, op: Get) -> Outcome:
-            msgs = model.queues[op.queue].msgs
-            split = bool(msgs and msgs[0].staged)
-            out = original(model, op)
-            if out.ok and split:
-                _structure_of(model, op.queue).staging_depth -= 1
-            return out
-
-        return handler
-
-    return chain(post(Put, on_put), wrap(Get, on_get))
+def _first_part_staged(s: Structure, msg: Any, sign: int) -> None:
+    """CQS-017 fault: the first part of a long message is also counted on the staging queue."""
+    cqs._charge(s, msg, sign)
+    if msg.staged:
+        s.staging_depth += sign
 
 
 def move_whole_messages(model: Model, s: Structure, names: list[str]) -> None:
@@ -431,7 +433,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("017-a", "Messages longer than LGMSGSZ are stored whole, not in parts.", cfg(lgmsgsz=128),
      [put("Q1", 300), Inspect()], lambda m: setattr(m, "lgmsgsz", 10**9)),
     ("017-b", "The first part of a long message is also counted on the staging queue.", cfg(lgmsgsz=128),
-     [put("Q1", 300), Inspect()], first_part_staged()),
+     [put("Q1", 300), Inspect()], rebound_each((Put, Get), _charge=_first_part_staged)),
     ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
      [put("Q1", 1152), FAIL],
      chain(overflowing(select=rebind(cqs.select, _candidates=_with_staging), _move=_real_queues),
