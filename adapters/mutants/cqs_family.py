@@ -31,22 +31,7 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
 from cfconform.reference_model.state import Structure
 
-from .kit import (
-    Mutant,
-    Patched,
-    chain,
-    evolve,
-    family,
-    force_evolve,
-    lenient,
-    post,
-    pre,
-    rebind,
-    rebound,
-    rebound_each,
-    state,
-    wrap,
-)
+from .kit import Mutant, Patched, chain, evolve, family, force_evolve, lenient, post, pre, rebind, rebound, state, wrap
 
 PRIM = "PRIM"
 
@@ -433,7 +418,8 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("017-a", "Messages longer than LGMSGSZ are stored whole, not in parts.", cfg(lgmsgsz=128),
      [put("Q1", 300), Inspect()], lambda m: setattr(m, "lgmsgsz", 10**9)),
     ("017-b", "The first part of a long message is also counted on the staging queue.", cfg(lgmsgsz=128),
-     [put("Q1", 300), Inspect()], rebound_each((Put, Get), _charge=_first_part_staged)),
+     [put("Q1", 300), Inspect()],
+     chain(rebound(Put, _charge=_first_part_staged), rebound(Get, _charge=_first_part_staged))),
     ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
      [put("Q1", 1152), FAIL],
      chain(overflowing(select=rebind(cqs.select, _candidates=_with_staging), _move=_real_queues),

@@ -185,11 +185,6 @@ def rebound(op_type: type, **names: Any) -> Install:
     return wrap(op_type, lambda original: rebind(original, **names))
 
 
-def rebound_each(op_types: tuple[type, ...], **names: Any) -> Install:
-    """:func:`rebound` for each of ``op_types``."""
-    return chain(*(rebound(op_type, **names) for op_type in op_types))
-
-
 def post(op_type: type, fn: Callable[[Model, Any, Outcome], Outcome]) -> Install:
     """Post-process the outcomes of ``op_type``: ``fn(model, op, outcome) -> outcome``."""
 

@@ -46,7 +46,6 @@ from .kit import (
     reason_for,
     rebind,
     rebound,
-    rebound_each,
     refuse,
     state,
     wrap,
@@ -123,7 +122,7 @@ def thresholds(
 ) -> Callable[[Model], None]:
     """Install other ``high_reached``/``low_reached`` conversions into MQPUT and MQGET."""
     ns = Patched(events, high_reached=high or events.high_reached, low_reached=low or events.low_reached)
-    return rebound_each((Put, Get), events=ns)
+    return chain(rebound(Put, events=ns), rebound(Get, events=ns))
 
 
 def count(pct: int, maxdepth: int, how: str) -> int:
