@@ -76,7 +76,7 @@ def put(model: GroupState, op: Put) -> Outcome:
         raise ConfigurationError("put.length", op.length, "an integer >= 0", "CQS-017")
     name = q.defn.name
     adopt_put(model, s, name)
-    overflowed = name in s.overflow_queues
+    overflowed = _in_overflow(s, name)
     first, staged = message_parts(op.length, model.lgmsgsz, model.acct)
     later = sum(staged)  # (elements of the later parts: once, a message may have thousands of them)
     if overflowed and s.defn.ovflwstr is None:
@@ -139,6 +139,12 @@ def put(model: GroupState, op: Put) -> Outcome:
         else:
             s.alter_pending = True
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _in_overflow(s: Structure, name: str) -> bool:
+    """CQS-012/022: whether a CQSPUT to queue ``name`` finds it in overflow mode (rejected without an
+    overflow structure, its first part put there with one)."""
+    return name in s.overflow_queues
 
 
 def _passing_full(model: GroupState, s: Structure, signals: tuple[str, ...]) -> tuple[str, ...]:
@@ -759,6 +765,11 @@ def alter_outcome(model: GroupState, op: AlterOutcome) -> Outcome:
     if op.success:
         return _altered(model, s, op.size_kb)
     s.alter_pending = False
+    return _overflow(model, s, op)
+
+
+def _overflow(model: GroupState, s: Structure, op: Any) -> Outcome:
+    """CQS-005: the alter failed: overflow mode starts, queues are selected (and moved)."""
     s.overflow_mode = True
     s.overflow_start = model.clock
     s.overflow_seen = _usage_at_start(model, s, op)
@@ -870,13 +881,18 @@ def scan_between(model: GroupState, start: int, end: int) -> Outcome:
         rules += ("CQS-013",) if "CQS-013" not in rules else ()
         had = bool(s.overflow_queues)  # (none: nothing was ever selected, every candidate vetoed)
         for name in sorted(s.overflow_queues):
-            if not model.queues[name].msgs:
+            if _leaves(model, name):
                 s.overflow_queues.discard(name)
                 signals += (f"OVERFLOW_QUEUE_OFF {s.defn.name} {name}",)
         if not s.overflow_queues and (had or model.readings.cqs_empty_overflow in ("ends", "next-scan")):
             signals += _end_overflow(s, model)
             rules += ("CQS-014",) if "CQS-014" not in rules else ()
     return Outcome("advance_clock", rules=rules, signals=signals)
+
+
+def _leaves(model: GroupState, name: str) -> bool:
+    """CQS-013: whether a scan takes queue ``name`` out of overflow mode: it is empty."""
+    return not model.queues[name].msgs
 
 
 def _scan_open(model: GroupState, s: Structure) -> None:

@@ -31,16 +31,21 @@ def low_reached(depth: int, pct: int, maxdepth: int, reading: str) -> bool:
     return depth <= limit
 
 
+#: QDEPTH-004/005/006: the switches each event sets (QDPHIEV, QDPLOEV and QDPMAXEV are ``hi``, ``lo`` and
+#: ``max``); QDPHIEV after Queue Full is the reading ``qfull_hi_flag``'s.
+SWITCHES = {
+    "QDPHI": {"hi": False, "lo": True, "max": True},
+    "QDPLO": {"hi": True, "lo": False, "max": True},
+    "QFULL": {"lo": True, "max": False},
+}
+
+
 def _toggle(model: GroupState, q: Queue, kind: str) -> None:
     """QDEPTH-004/005/006: the switches each event flips."""
-    if kind == "QDPHI":
-        q.hi, q.lo, q.max = False, True, True
-    elif kind == "QDPLO":
-        q.hi, q.lo, q.max = True, False, True
-    else:
-        q.lo, q.max = True, False
-        if model.readings.qfull_hi_flag == "disabled":
-            q.hi = False
+    for switch, value in SWITCHES[kind].items():
+        setattr(q, switch, value)
+    if kind == "QFULL" and model.readings.qfull_hi_flag == "disabled":
+        q.hi = False
 
 
 def _message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:

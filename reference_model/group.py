@@ -228,7 +228,7 @@ class GroupState:
                 eu, et, lu, lt = p.entries_used, p.entries_total, p.elements_used, p.elements_total
             else:
                 eu, et, lu, lt = self.pools(s) if seen is None else seen
-            if (100 * eu >= threshold * et or 100 * lu >= threshold * lt) == s.full_warning:
+            if _full(eu, et, lu, lt, threshold, s.full_warning) == s.full_warning:
                 s.full_due_since = None
                 return ()
             signal = _full_signal(s)
@@ -238,7 +238,7 @@ class GroupState:
         high = None
         if after is not None and after[1] > 0 and after[3] > 0:  # (a structure offering nothing: open)
             eu, et, lu, lt = after
-            high = 100 * eu >= threshold * et or 100 * lu >= threshold * lt
+            high = _full(eu, et, lu, lt, threshold, s.full_warning)
         hint = self.hint
         due = True if high is None else high != s.full_warning
         if high is not None and not due:
@@ -274,6 +274,12 @@ TABLE2_MARGIN = 4
 
 #: Accepted puts whose cost a structure keeps (the first ones: enough to judge later puts by).
 MAX_COSTS = 32
+
+
+def _full(eu: int, et: int, lu: int, lt: int, threshold: int, warning: bool) -> bool:
+    """CAPACITY-002/003: whether the full warning holds (IXC585E) with ``eu`` of ``et`` entries and ``lu``
+    of ``lt`` elements in use: either pool at FULLTHRESHOLD percent (``warning``: whether it held before)."""
+    return 100 * eu >= threshold * et or 100 * lu >= threshold * lt
 
 
 def _full_signal(s: Structure) -> str:

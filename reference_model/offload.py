@@ -14,27 +14,62 @@ if TYPE_CHECKING:
     from .state import Structure
 
 RULE_OFF = 64 * 1024
+#: CFLEVEL-006: the lowest CFLEVEL that applies the offload rules.
+RULES_LEVEL = 5
 _RULES = ("OFFLOAD-001", "OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-012", "CFLEVEL-006")
 _RULES_OFF_IN_EFFECT = (*_RULES, "OFFLOAD-003")
 _OFFLOADED = ("OFFLOAD-005", "OFFLOAD-006")
 _FORCED = ("OFFLOAD-004", "CFLEVEL-005", "OFFLOAD-005", "OFFLOAD-006")
 _BOUNDARY = ("OFFLOAD-004",)
 _UNREAD = object()
-#: A structure definition's offload rules as :func:`decide` reads them: the definition, its rule
-#: pairs that are on (OFFLDnSZ below 64K) and the rules a decision names.
-Plan = tuple[Any, tuple[tuple[int, int], ...], tuple[str, ...]]
+#: One offload rule: ``(n, OFFLDnTH, OFFLDnSZ)``.
+Rule = tuple[int, int, int]
+#: A structure definition's offload rules as :func:`decide` reads them: the definition, its rules
+#: that are on (OFFLDnSZ below 64K) and the rule IDs a decision names.
+Plan = tuple[Any, tuple[Rule, ...], tuple[str, ...]]
+
+
+def _pairs(sd: StructureDef) -> tuple[Rule, ...]:
+    """OFFLOAD-001: the three rules of ``sd``, in order."""
+    return (1, sd.offld1th, sd.offld1sz), (2, sd.offld2th, sd.offld2sz), (3, sd.offld3th, sd.offld3sz)
 
 
 def _plan(sd: StructureDef) -> Plan:
-    """The offload rules of ``sd``, read once per definition (not at every put)."""
-    pairs = ((sd.offld1th, sd.offld1sz), (sd.offld2th, sd.offld2sz), (sd.offld3th, sd.offld3sz))
-    rules = _RULES_OFF_IN_EFFECT if any(sz == RULE_OFF for _, sz in pairs) else _RULES
-    return sd, tuple((th, sz) for th, sz in pairs if sz < RULE_OFF), rules
+    """The offload rules of ``sd``, read once per definition (not at every put); OFFLOAD-003: a rule
+    with OFFLDnSZ(64K) is off."""
+    pairs = _pairs(sd)
+    rules = _RULES_OFF_IN_EFFECT if any(sz == RULE_OFF for _, _, sz in pairs) else _RULES
+    return sd, tuple(p for p in pairs if p[2] < RULE_OFF), rules
 
 
-def forced_boundary(reading: str) -> int:
-    """OFFLOAD-004: longest message storable in an entry, under the boundary reading."""
+def forced_boundary(reading: str, cflevel: int) -> int:
+    """OFFLOAD-004: longest message storable in an entry at ``cflevel`` (4 or above), under the boundary
+    reading."""
     return SIZE_63_75K if reading == "63.75K" else SIZE_63K
+
+
+def _ruled(
+    model: GroupState, s: Structure, pairs: tuple[Rule, ...], length: int, strict: bool, metric: str
+) -> Rule | None:
+    """OFFLOAD-002/012 on the model's own figures: the first rule whose size and threshold both select a
+    message of ``length`` bytes put now (``strict``: exceeding them, else reaching them; usage under
+    ``metric``), or None."""
+    usage = None  # computed once for the three rules
+    for rule in pairs:
+        _, th, sz = rule
+        if not (length > sz if strict else length >= sz):
+            continue
+        if usage is None:
+            p = s.pools  # (GroupState.pools, inline, when no view is given)
+            pools = (
+                model.pools(s)
+                if model.view is not None
+                else (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
+            )
+            usage = usage_pct(metric, pools, model.acct)
+        if usage > th if strict else usage >= th:
+            return rule
+    return None
 
 
 def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[str, ...]]:
@@ -48,9 +83,9 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
     if sd.cflevel < 4:
         return False, ()
     readings = model.readings
-    if length > (SIZE_63_75K if readings.forced_offload_boundary == "63.75K" else SIZE_63K):  # (forced_boundary)
+    if length > forced_boundary(readings.forced_offload_boundary, sd.cflevel):
         return True, _FORCED
-    if sd.cflevel < 5:
+    if sd.cflevel < RULES_LEVEL:
         return False, _BOUNDARY
     plan = s.offload_plan
     if plan is None or plan[0] is not sd:
@@ -58,19 +93,23 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
     strict = readings.offload_compare == "strict"
     metric = readings.offload_usage_metric
     rules = plan[2]
+    if model.hint is None:
+        rule = _ruled(model, s, plan[1], length, strict, metric)
+        if rule is None:
+            return False, rules
+        return True, rules + (("OFFLOAD-014",) if rule[1] == 0 else ()) + _OFFLOADED
+    # checker mode: the decision rests on the implementation's figures
     open_question = False
-    own = model.hint is None
-    usage = None  # the model's own usage, computed once for the three rules (not in checker mode)
     before: Any = _UNREAD  # in checker mode, the implementation's usage before and after the put
     after: Any = _UNREAD
     least_open = None  # ``combined``: the lowest threshold its allowed cost ratios leave open
-    for th, sz in plan[1]:
+    for _, th, sz in plan[1]:
         # OFFLOAD-002: "offload data for messages exceeding SZn"; OFFLDnSZ(0K) is "(all messages)",
         # which a message of no data does not exceed under the strict reading: at that boundary
         # (ibm-facts 2.3) the model follows its comparison and an implementation's answer stands
         size_open = False
         if not (length > sz if strict else length >= sz):
-            if sz or length or own:
+            if sz or length:
                 continue
             size_open = True
         # OFFLDnTH(0): "set to 0% to offload all such messages" (seed 002), as the inclusive reading
@@ -79,16 +118,6 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
         # away from the boundary, so on an implementation's figures either answer stands there
         if th == 0 and not strict:
             over: bool | None = True
-        elif own:  # (GroupState.reached on the model's own figures: exact)
-            if usage is None:
-                p = s.pools  # (GroupState.pools, inline, when no view is given)
-                pools = (
-                    model.pools(s)
-                    if model.view is not None
-                    else (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
-                )
-                usage = usage_pct(metric, pools, model.acct)
-            over = usage > th if strict else usage >= th
         else:
             if before is _UNREAD:  # (read once for the three rules: the same figures for each)
                 before = model.before_put(s)

@@ -7,9 +7,10 @@ put fills them or crosses FULLTHRESHOLD.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MethodType
 from typing import Any
 
-from cfconform.reference_model import cqs, mq
+from cfconform.reference_model import cqs, group, mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.accounting import pool_totals
 from cfconform.reference_model.model import FULL_MONITOR_BOUND, Model
@@ -33,43 +34,28 @@ from .kit import Mutant, evolve, family, lenient, post, pre, reason_for, rebind,
 from .mq_common import get, mq_config, one, put, reject_alter, rules, sd
 
 
-def _full_signals(
-    *,
-    rising: Callable[[int, int, int], bool] | None = None,
-    falling: Callable[[int, int, int], bool] | None = None,
-    off_at_zero: bool = True,
-    repeat: bool = False,
-    pools: str = "both",
-) -> Callable[[Model], None]:
-    """Replace ``model.full_signals`` with a variant.
+def _warning(full: Callable[..., bool]) -> Callable[[Model], None]:
+    """CAPACITY-002/003 faults: whether the full warning holds, ``full(eu, et, lu, lt, threshold, warning)``
+    (the model's :func:`cfconform.reference_model.group._full`)."""
+    return lambda m: setattr(m, "full_signals", MethodType(rebind(group.GroupState.full_signals, _full=full), m))
 
-    ``rising(used, total, threshold)`` says whether one pool is at the threshold
-    (default ``>=``); ``falling`` whether a pool keeps the warning on (default: as rising);
-    ``pools`` which pools are watched (``both``, ``entries`` or ``elements``).
-    """
-    rise = rising or (lambda used, total, th: 100 * used >= th * total)
+
+def _signalling(fn: Callable[[Structure, tuple[str, ...]], tuple[str, ...]]) -> Callable[[Model], None]:
+    """The full signals of a step as ``fn(s, signals)`` changes the model's."""
 
     def install(model: Model) -> None:
-        def full_signals(s: Structure, seen: object = None) -> tuple[str, ...]:
-            th = s.defn.fullthreshold
-            if th <= 0 and off_at_zero:
-                return ()
-            p = s.pools
-            test = falling if (s.full_warning and falling) else rise
-            high = (pools != "elements" and test(p.entries_used, p.entries_total, th)) or (
-                pools != "entries" and test(p.elements_used, p.elements_total, th)
-            )
-            if high and (repeat or not s.full_warning):
-                s.full_warning = True
-                return (f"IXC585E {s.defn.name}",)
-            if not high and s.full_warning:
-                s.full_warning = False
-                return (f"IXC586I {s.defn.name}",)
-            return ()
-
-        model.full_signals = full_signals  # type: ignore[method-assign]
+        own = model.full_signals
+        model.full_signals = lambda s, seen=None: fn(s, own(s, seen))  # type: ignore[method-assign]
 
     return install
+
+
+def _on_at_zero(s: Structure, out: tuple[str, ...]) -> tuple[str, ...]:
+    """FULLTHRESHOLD(0): any usage reaches it."""
+    if s.defn.fullthreshold > 0 or s.full_warning:
+        return out
+    s.full_warning = True
+    return (f"IXC585E {s.defn.name}",)
 
 
 def _room_with(check: Callable[[tuple[int, int, int, int], int, int], bool]) -> Callable[[Model], None]:
@@ -180,7 +166,7 @@ def _offloaded_without_entry(model: Model, op: Put, out: Outcome) -> Outcome:
 TINY = sd(size=6145)  # 1 entry, 1 element
 FULL50 = sd(size=6146, ratio=2, fullthreshold=50)  # 2 entries, 4 elements
 GROWABLE = sd(initsize_kb=6147, size=6160)  # starts with 4 entries; SIZE gives 24
-_GT = lambda u, t, th: 100 * u > th * t  # noqa: E731
+_EXCEEDS = lambda eu, et, lu, lt, th, w: 100 * eu > th * et or 100 * lu > th * lt  # noqa: E731
 _CQS_FREE = lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign)  # noqa: E731
 
 # fmt: off
@@ -198,19 +184,19 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("001-e", "CQS: a put that does not fit the primary structure is accepted.", cqs_cfg(size=6145),
      [Put("QM01", "Q1", 1000)], rebound(Put, fits=lambda pools, entries, elements: True)),
     ("002-a", "IXC585E only when usage exceeds FULLTHRESHOLD, not when it reaches it.", mq_config(FULL50),
-     [put(), AdvanceClock(FULL_MONITOR_BOUND)], _full_signals(rising=_GT)),
+     [put(), AdvanceClock(FULL_MONITOR_BOUND)], _warning(_EXCEEDS)),
     ("002-b", "FULLTHRESHOLD is compared with element usage only.", mq_config(FULL50), [put(300), put(), get()],
-     _full_signals(pools="elements")),
+     _warning(lambda eu, et, lu, lt, th, w: 100 * lu >= th * lt)),
     ("002-c", "FULLTHRESHOLD(0) does not switch the warning off.", one(size=6146, ratio=2, fullthreshold=0), [put()],
-     _full_signals(off_at_zero=False)),
+     _signalling(_on_at_zero)),
     ("002-d", "IXC585E is repeated on every request while usage stays at the threshold.", mq_config(FULL50),
-     [put(), put()], _full_signals(repeat=True)),
+     [put(), put()], _signalling(lambda s, out: out or ((f"IXC585E {s.defn.name}",) if s.full_warning else ()))),
     ("002-e", "FULLTHRESHOLD is compared with list-entry usage only.", one(size=6147, fullthreshold=50),
-     [put(), put(300), get()], _full_signals(pools="entries")),
+     [put(), put(300), get()], _warning(lambda eu, et, lu, lt, th, w: 100 * eu >= th * et)),
     ("003-a", "IXC586I is never issued.", mq_config(FULL50), [put(), get(), AdvanceClock(FULL_MONITOR_BOUND)],
      _drop_signal(Get, "IXC586I")),
     ("003-b", "IXC586I is issued when usage falls back to the threshold, not below it.", mq_config(FULL50),
-     [put(), put(), get()], _full_signals(falling=_GT)),
+     [put(), put(), get()], _warning(lambda *a: (_EXCEEDS if a[-1] else group._full)(*a))),
     ("003-c", "No IXC586I when a backout releases the storage.", mq_config(FULL50),
      [put(syncpoint=True), Backout("QM01"), Inspect(), AdvanceClock(FULL_MONITOR_BOUND)],
      _drop_signal(Backout, "IXC586I")),
@@ -227,7 +213,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      [Put("QM01", "Q1", 600), AlterOutcome("PRIM", True, 6152)], pre(AlterOutcome, _cqs_above_size)),
     ("006-a", "SETXCF ALTER contracts a structure below the storage in use.", mq_config(GROWABLE),
      [SetxcfAlter("APP1", 6151), put(1200), SetxcfAlter("APP1", 6147)],
-     _setxcf(lambda m, s, kb: s.defn.effective_initsize_kb <= kb < s.defn.size_kb)),
+     rebound(SetxcfAlter, _below_use=lambda *_: False)),
     ("006-b", "Mixed reading: below INITSIZE accepted on an empty structure, rejected otherwise.",
      one(initsize_kb=6152, size=6160), [SetxcfAlter("APP1", 6150), put(), SetxcfAlter("APP1", 6151)],
      pre(SetxcfAlter, _below_initsize_when_empty), ("alter_below_initsize",)),

@@ -16,8 +16,6 @@ from collections.abc import Callable
 from itertools import takewhile
 from typing import Any
 
-import attrs
-
 from cfconform.reference_model import cqs
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
@@ -83,7 +81,13 @@ STAGING = "<staging>"
 def selecting(**names: Any) -> Callable[[Model], None]:
     """The failed alter's selection (:func:`cfconform.reference_model.cqs.select`) with some of its rule
     functions swapped (``_candidates``, ``_vetoes``, ``target``, ``usage_pct``)."""
-    return rebound(AlterOutcome, select=rebind(cqs.select, **names))
+    return overflowing(select=rebind(cqs.select, **names))
+
+
+def overflowing(**names: Any) -> Callable[[Model], None]:
+    """The failed alter's overflow processing (:func:`cfconform.reference_model.cqs._overflow`) with some of
+    its rule functions swapped (``select``, ``_move``)."""
+    return rebound(AlterOutcome, _overflow=rebind(cqs._overflow, **names))
 
 
 def _up_to_veto(model: Model, s: Structure) -> list[tuple[str, int, int]]:
@@ -116,9 +120,15 @@ def overflow_without_alter(model: Model, op: Put, out: Outcome) -> Outcome:
     return evolve(out, signals=signals, rules=(*out.rules, *failed.rules), usage=failed.usage)
 
 
-def no_growth(model: Model, s: Structure, size_kb: int | None) -> Outcome:
-    s.alter_pending = False
-    return Outcome("alter_outcome", rules=("CQS-004",), signals=model.full_signals(s), usage=s.pools.as_tuple())
+def _unchanged(rule: str, signals: bool = True) -> Callable[..., Outcome]:
+    """An alter outcome that changes nothing but ends the alter (``signals``: with the full signals)."""
+
+    def answer(model: Model, s: Structure, _: Any) -> Outcome:
+        s.alter_pending = False
+        full = model.full_signals(s) if signals else ()
+        return Outcome("alter_outcome", rules=(rule,), signals=full, usage=s.pools.as_tuple())
+
+    return answer
 
 
 def overflow_after_success(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
@@ -129,30 +139,11 @@ def overflow_after_success(model: Model, op: AlterOutcome, out: Outcome) -> Outc
     return evolve(out, rules=(*out.rules, *failed.rules), signals=out.signals + failed.signals, usage=failed.usage)
 
 
-def skip_overflow_if_below(model: Model, op: AlterOutcome) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if op.success or not s.alter_pending or cqs._usage(model, s) >= s.defn.effective_ovflwmax:
-        return None
-    s.alter_pending = False
-    return Outcome("alter_outcome", rules=("CQS-005",), signals=model.full_signals(s), usage=s.pools.as_tuple())
-
-
-def ignore_failure(model: Model, op: AlterOutcome) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if op.success or not s.alter_pending:
-        return None
-    s.alter_pending = False
-    return Outcome("alter_outcome", rules=("CQS-005",), usage=s.pools.as_tuple())
-
-
 def deferred_selection() -> Callable[[Model], None]:
     """CQS-008: the failing alter only sets overflow mode; queues are selected at the next request."""
 
-    def fail_only(model: Model, op: AlterOutcome) -> Outcome | None:
-        s = model.structures[op.cfstruct]
-        if op.success or not s.alter_pending:
-            return None
-        s.alter_pending, s.overflow_mode, s.overflow_start = False, True, model.clock
+    def fail_only(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
+        s.overflow_mode, s.overflow_start = True, model.clock
         s.overflow_base = cqs._usage(model, s)
         state(model, "deferred").setdefault("names", set()).add(s.defn.name)
         return Outcome(
@@ -177,38 +168,23 @@ def deferred_selection() -> Callable[[Model], None]:
         return handler
 
     return chain(
-        pre(AlterOutcome, fail_only), wrap(Put, select_late), wrap(Get, select_late), wrap(AdvanceClock, select_late)
+        rebound(AlterOutcome, _overflow=fail_only),
+        wrap(Put, select_late),
+        wrap(Get, select_late),
+        wrap(AdvanceClock, select_late),
     )
 
 
-def as_unselected(with_ovflwstr: bool) -> Callable[[Model], None]:
-    """A put to a selected queue carried out as if the queue were not selected, on structures with
-    (or without) an overflow structure."""
-
-    def fn(model: Model, op: Put) -> Outcome | None:
-        s = _structure_of(model, op.queue)
-        if op.queue not in s.overflow_queues or (s.defn.ovflwstr is None) == with_ovflwstr:
-            return None
-        s.overflow_queues.discard(op.queue)
-        try:
-            return cqs.put(model, op)
-        finally:
-            s.overflow_queues.add(op.queue)
-
-    return pre(Put, fn)
+def unselected_where(when: Callable[[Structure], bool], fenced: Any = lambda s: False) -> Callable[[Model], None]:
+    """A put to a selected queue carried out as if the queue were not selected on structures where
+    ``when(s)`` holds, and as if every queue were selected where ``fenced(s)`` holds."""
+    return rebound(Put, _in_overflow=lambda s, name: fenced(s) or (cqs._in_overflow(s, name) and not when(s)))
 
 
 def full_instead_of_fenced(model: Model, op: Put, out: Outcome) -> Outcome:
     if out.reason == CQS_REJECTED_OVERFLOW:
         return evolve(out, reason=CQS_STRUCTURE_FULL, rules=("CAPACITY-001",))
     return out
-
-
-def fence_structure(model: Model, op: Put) -> Outcome | None:
-    s = _structure_of(model, op.queue)
-    if s.overflow_mode and s.defn.ovflwstr is None and op.queue not in s.overflow_queues:
-        return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
-    return None
 
 
 def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
@@ -222,23 +198,20 @@ def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
     return evolve(out, signals=out.signals + signals)
 
 
+def scanning(**names: Any) -> Callable[[Model], None]:
+    """The scan of overflowed queues (:func:`cfconform.reference_model.cqs.scan_between`) with some of its
+    rule functions swapped (``_scanned``, ``_leaves``)."""
+    return rebound(AdvanceClock, cqs=Patched(cqs, scan_between=rebind(cqs.scan_between, **names)))
+
+
 def scan_every(seconds: int) -> Callable[[Model], None]:
-    scanned = rebind(cqs._scanned, SCAN_SECONDS=seconds)
-    scan = rebind(cqs.scan_between, _scanned=scanned)
-    return rebound(AdvanceClock, cqs=Patched(cqs, scan_between=scan))
+    return scanning(_scanned=rebind(cqs._scanned, SCAN_SECONDS=seconds))
 
 
-def scan_all(model: Model, start: int, end: int) -> Outcome:
-    """CQS-013 fault: each scan takes every queue out of overflow mode, empty or not."""
-    signals: tuple[str, ...] = ()
-    rules: tuple[str, ...] = ()
-    for s in model.structures.values():
-        if not (s.overflow_mode and s.defn.ovflwstr is not None and cqs._scanned(model, s, start, end)):
-            continue
-        rules = ("CQS-013", "CQS-014")
-        signals += tuple(f"OVERFLOW_QUEUE_OFF {s.defn.name} {n}" for n in sorted(s.overflow_queues))
-        signals += cqs._end_overflow(s)
-    return Outcome("advance_clock", rules=rules, signals=signals)
+def _overflow_at_max(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
+    """CQS-005 fault: overflow mode only if usage is still at OVFLWMAX."""
+    at_max = cqs._usage(model, s) >= s.defn.effective_ovflwmax
+    return (cqs._overflow if at_max else _unchanged("CQS-005"))(model, s, op)
 
 
 def stay_without_queues(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
@@ -262,24 +235,11 @@ def end_with_first_queue(model: Model, op: AdvanceClock, out: Outcome) -> Outcom
     return out
 
 
-def first_part_staged() -> Callable[[Model], None]:
-    def on_put(model: Model, op: Put, out: Outcome) -> Outcome:
-        if out.ok and "CQS-017" in out.rules:
-            _structure_of(model, op.queue).staging_depth += 1
-        return out
-
-    def on_get(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
-        def handler(model: Model, op: Get) -> Outcome:
-            msgs = model.queues[op.queue].msgs
-            split = bool(msgs and msgs[0].staged)
-            out = original(model, op)
-            if out.ok and split:
-                _structure_of(model, op.queue).staging_depth -= 1
-            return out
-
-        return handler
-
-    return chain(post(Put, on_put), wrap(Get, on_get))
+def _first_part_staged(s: Structure, msg: Any, sign: int) -> None:
+    """CQS-017 fault: the first part of a long message is also counted on the staging queue."""
+    cqs._charge(s, msg, sign)
+    if msg.staged:
+        s.staging_depth += sign
 
 
 def move_whole_messages(model: Model, s: Structure, names: list[str]) -> None:
@@ -338,10 +298,6 @@ def _reached(usage: Callable[[Model, Structure], float], strict: bool = False) -
     return rebound(Put, _threshold_reached=test)
 
 
-def _sized_alter(m: Model, op: AlterOutcome) -> Outcome | None:
-    return None if op.size_kb is None or not op.success else cqs.alter_outcome(m, attrs.evolve(op, size_kb=None))
-
-
 def _exit_kept(when_removed_only: bool) -> Any:
     def fn(model: Model, op: SetOverflowExit) -> Outcome | None:
         if op.vetoes is None or not when_removed_only:
@@ -392,15 +348,16 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("003-d", "Reaching OVFLWMAX enters overflow mode at once, without trying an alter.", cfg(), [put("Q1", 600)],
      post(Put, overflow_without_alter)),
     ("004-a", "A successful alter does not grow the primary structure.", cfg(initsize=6147, size=6151),
-     [put("Q1", 600), GROW, Inspect()], rebound(AlterOutcome, _altered=no_growth)),
+     [put("Q1", 600), GROW, Inspect()], rebound(AlterOutcome, _altered=_unchanged("CQS-004"))),
     ("004-b", "A successful alter still puts the structure into overflow mode.", cfg(initsize=6147, size=6151),
      [put("Q1", 600), GROW], post(AlterOutcome, overflow_after_success)),
     ("004-c", "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
      cfg(initsize=6147, size=6151), [put("Q1", 600), AlterOutcome(PRIM, True, 6148), Inspect()],
-     pre(AlterOutcome, _sized_alter)),
+     rebound(AlterOutcome, _altered=lambda m, s, size_kb: cqs._altered(m, s, None))),
     ("005-a", "A failed alter enters overflow mode only if usage is still at OVFLWMAX.", cfg(),
-     [put("Q1", 600), get("Q1"), FAIL], pre(AlterOutcome, skip_overflow_if_below)),
-    ("005-b", "A failed alter is ignored: no overflow mode.", cfg(), FILL, pre(AlterOutcome, ignore_failure)),
+     [put("Q1", 600), get("Q1"), FAIL], rebound(AlterOutcome, _overflow=_overflow_at_max)),
+    ("005-b", "A failed alter is ignored: no overflow mode.", cfg(), FILL,
+     rebound(AlterOutcome, _overflow=_unchanged("CQS-005", signals=False))),
     # (three 2 KB objects against one: more space under any accounting, even before the last put)
     ("006-a", "Candidates are taken smallest first.", cfg(size=6160, ratio=8, ovflwstr=None, queues=("Q1", "Q2")),
      [Inspect(), put("Q1", 2048), put("Q2", 2048), put("Q2", 2048), put("Q2", 2048), FAIL],
@@ -426,21 +383,22 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("010-b", "Removing the exit leaves the old exit's vetoes in force.", cfg(exit=("Q1",)),
      [SetOverflowExit(None), *FILL], _exit_kept(True)),
     ("011-a", "Approved queues are not moved: their data stays on the primary.", cfg(), FILL,
-     rebound(AlterOutcome, _move=lambda model, s, names: None)),
+     overflowing(_move=lambda model, s, names: None)),
     ("012-a", "Without OVFLWSTR, puts to a selected queue are still accepted.", cfg(ovflwstr=None),
-     [*FILL, put("Q1", 0)], as_unselected(with_ovflwstr=False)),
+     [*FILL, put("Q1", 0)], unselected_where(lambda s: s.defn.ovflwstr is None)),
     # the 600-byte message's cost is seen (inspect before it), so the structure certainly has
     # room for the empty one (were it in doubt, STRUCTURE_FULL is admissible too: reason precedence)
     ("012-b", "Without OVFLWSTR, puts to a selected queue are rejected as STRUCTURE_FULL.",
      cfg(ovflwstr=None, size=6158, ovflwmax=10), [Inspect(), *FILL, put("Q1", 0)], post(Put, full_instead_of_fenced)),
     ("012-c", "Without OVFLWSTR, puts to every queue of the structure are rejected.",
-     cfg(ovflwstr=None, queues=("Q1", "Q2")), [*FILL, put("Q2", 0)], pre(Put, fence_structure)),
+     cfg(ovflwstr=None, queues=("Q1", "Q2")), [*FILL, put("Q2", 0)],
+     unselected_where(lambda s: False, fenced=lambda s: s.overflow_mode and s.defn.ovflwstr is None)),
     ("013-a", "A queue leaves overflow mode as soon as it is emptied, not at the next scan.", cfg(),
      [*FILL, get("Q1")], post(Get, leave_when_emptied)),
     ("013-b", "Overflowed queues are scanned every 30 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(900)], scan_every(1800)),
     ("013-c", "The scan takes queues out of overflow mode whether or not they are empty.", cfg(),
-     [*FILL, AdvanceClock(900)], rebound(AdvanceClock, cqs=Patched(cqs, scan_between=scan_all))),
+     [*FILL, AdvanceClock(900)], scanning(_leaves=lambda model, name: True)),
     ("013-d", "Overflowed queues are scanned every 10 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(600)], scan_every(600)),
     ("014-a", "Overflow mode does not end when the selection approves no queue.", cfg(exit=("Q1",)), FILL,
@@ -460,12 +418,14 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("017-a", "Messages longer than LGMSGSZ are stored whole, not in parts.", cfg(lgmsgsz=128),
      [put("Q1", 300), Inspect()], lambda m: setattr(m, "lgmsgsz", 10**9)),
     ("017-b", "The first part of a long message is also counted on the staging queue.", cfg(lgmsgsz=128),
-     [put("Q1", 300), Inspect()], first_part_staged()),
+     [put("Q1", 300), Inspect()],
+     chain(rebound(Put, _charge=_first_part_staged), rebound(Get, _charge=_first_part_staged))),
     ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
-     [put("Q1", 1152), FAIL], chain(selecting(_candidates=_with_staging), rebound(AlterOutcome, _move=_real_queues),
-                                    post(AlterOutcome, without_pseudo_queue))),
+     [put("Q1", 1152), FAIL],
+     chain(overflowing(select=rebind(cqs.select, _candidates=_with_staging), _move=_real_queues),
+           post(AlterOutcome, without_pseudo_queue))),
     ("019-a", "Staging parts of a selected queue's messages move to the overflow structure too.",
-     cfg(size=6151, lgmsgsz=128), [put("Q1", 1152), FAIL, Inspect()], rebound(AlterOutcome, _move=move_whole_messages)),
+     cfg(size=6151, lgmsgsz=128), [put("Q1", 1152), FAIL, Inspect()], overflowing(_move=move_whole_messages)),
     ("020-a", "OVFLWMAX is compared with list-entry usage instead of data elements.", cfg(),
      [put("Q1", 600), Inspect()], _reached(_entries_pct)),
     ("020-b", "OVFLWMAX is compared with combined entry and element storage.", cfg(), [put("Q1", 600), Inspect()],
@@ -480,6 +440,6 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("021-c", "LGMSGSZ is rounded down to a multiple of 4.", cfg(lgmsgsz=126), [put("Q1", 128)],
      with_lgmsgsz(lambda v: min(v // 4 * 4, 30632))),
     ("022-a", "New messages for a queue in overflow mode go to the primary structure.", cfg(), [*FILL, put("Q1", 0)],
-     as_unselected(with_ovflwstr=True)),
+     unselected_where(lambda s: s.defn.ovflwstr is not None)),
 )
 # fmt: on

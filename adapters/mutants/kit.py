@@ -210,6 +210,40 @@ def pre(op_type: type, fn: Callable[[Model, Any], Outcome | None]) -> Install:
     return wrap(op_type, make)
 
 
+def around(op_type: type, before: Callable[[Model, Any], Any], after: Callable[..., None] | None = None) -> Install:
+    """``op_type`` handled by the model between ``saved = before(model, op)`` and ``after(model, op, saved)``."""
+
+    def make(original: Handler) -> Handler:
+        def handler(model: Model, op: Any) -> Outcome:
+            saved = before(model, op)
+            try:
+                return original(model, op)
+            finally:
+                if after is not None:
+                    after(model, op, saved)
+
+        return handler
+
+    return wrap(op_type, make)
+
+
+def during(op_type: type, target: Callable[[Model, Any], Any], **values: Any) -> Install:
+    """``op_type`` handled by the model while ``target(model, op)`` (unless None) has the attributes ``values``."""
+
+    def before(model: Model, op: Any) -> tuple[Any, dict[str, Any]]:
+        obj = target(model, op)
+        saved = {} if obj is None else {k: getattr(obj, k) for k in values}
+        for key in saved:
+            setattr(obj, key, values[key])
+        return obj, saved
+
+    def after(model: Model, op: Any, kept: tuple[Any, dict[str, Any]]) -> None:
+        for key, value in kept[1].items():
+            setattr(kept[0], key, value)
+
+    return around(op_type, before, after)
+
+
 def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: int, rule: str) -> Install:
     """Refuse ``op_type`` with ``reason`` under ``rule`` where ``when(model, op)`` holds."""
     return pre(op_type, lambda m, op: Outcome(kind, False, reason, (rule,)) if when(m, op) else None)

@@ -70,54 +70,14 @@ def structure_of(model: Model, queue: str) -> Structure | None:
 
 
 # -- offload decisions -------------------------------------------------------------------
-def _pairs(sd: StructureDef) -> list[tuple[int, int]]:
-    return [(sd.offld1th, sd.offld1sz), (sd.offld2th, sd.offld2sz), (sd.offld3th, sd.offld3sz)]
-
-
-def decide_variant(
-    *,
-    boundary: Callable[[Model, StructureDef], int] | None = None,
-    rules_level: int = 5,
-    rules_when: Callable[[StructureDef], bool] | None = None,
-    pairs: Callable[[StructureDef], list[tuple[int, int]]] = _pairs,
-    off: Callable[[int], bool] = lambda sz: sz >= RULE_OFF,
-    usage: Callable[[Model, Structure, int], float] | None = None,
-    hit: Callable[[int, float, int, int, int, bool], bool] | None = None,
-    combine: Callable[[list[bool]], bool] = any,
-) -> Callable[..., tuple[bool, tuple[str, ...]]]:
-    """:func:`cfconform.reference_model.offload.decide` with one decision changed.
-
-    ``hit(rule_number, usage, th, length, sz, strict)`` decides one rule;
-    ``usage(model, s, rule_number)`` is the usage it compares.
-    """
-
-    def decide(model: Model, s: Structure, length: int) -> tuple[bool, tuple[str, ...]]:
-        d = s.defn
-        if d.cflevel < 4:
-            return False, ()
-        limit = boundary(model, d) if boundary else offload.forced_boundary(model.readings.forced_offload_boundary)
-        if length > limit:
-            return True, ("OFFLOAD-004",)
-        if d.cflevel < rules_level or (rules_when is not None and not rules_when(d)):
-            return False, ("OFFLOAD-004",)
-        strict = model.readings.offload_compare == "strict"
-        results = []
-        for n, (th, sz) in enumerate(pairs(d), 1):
-            if off(sz):
-                continue
-            u = usage(model, s, n) if usage else model.usage(s, model.readings.offload_usage_metric)
-            if hit is not None:
-                results.append(hit(n, u, th, length, sz, strict))
-            else:
-                results.append((u > th and length > sz) if strict else (u >= th and length >= sz))
-        return bool(results) and combine(results), ("OFFLOAD-002",)
-
-    return decide
-
-
-def deciding(**kwargs: Any) -> Callable[[Model], None]:
-    """Install a :func:`decide_variant` into MQPUT."""
-    return rebound(Put, offload=Patched(offload, decide=decide_variant(**kwargs)))
+def deciding(**names: Any) -> Callable[[Model], None]:
+    """MQPUT's offload decision (:func:`cfconform.reference_model.offload.decide`) with some of its rule
+    functions swapped: ``forced_boundary(reading, cflevel)``, ``RULES_LEVEL``, ``_ruled(model, s, rules,
+    length, strict, metric)`` (the rules on the model's own figures) or ``_pairs(sd)`` (the rules, read
+    by ``_plan``)."""
+    if "_pairs" in names:
+        names["_plan"] = rebind(offload._plan, _pairs=names.pop("_pairs"))
+    return rebound(Put, offload=Patched(offload, decide=rebind(offload.decide, **names)))
 
 
 def alter(**changes: Any) -> AlterStructure:

@@ -53,19 +53,6 @@ from .kit import (
 from .mq_common import get, mq_config, put, qd, sd, with_defn
 
 
-def toggle_variant(changes: dict[str, dict[str, bool]]) -> Callable[[Model, Queue, str], None]:
-    """``events._toggle`` where event kinds in ``changes`` set these switches instead."""
-
-    def toggle(model: Model, q: Queue, kind: str) -> None:
-        if kind not in changes:
-            events._toggle(model, q, kind)
-            return
-        for switch, value in changes[kind].items():
-            setattr(q, switch, value)
-
-    return toggle
-
-
 def firing(fire: Callable[..., tuple[EventMessage, ...]]) -> Callable[[Model], None]:
     """Install another ``events.fire`` into MQPUT (its Queue Full path too) and MQGET."""
     ns = Patched(events, fire=fire)
@@ -286,7 +273,8 @@ def cfg(*queues: Any, **kw: Any) -> Any:
 
 
 def _toggles(changes: dict[str, dict[str, bool]]) -> Any:
-    return fire_with(_toggle=toggle_variant(changes))
+    """Event kinds in ``changes`` set these switches instead (``events.SWITCHES``)."""
+    return fire_with(_toggle=rebind(events._toggle, SWITCHES=events.SWITCHES | changes))
 
 
 def _no_qfull(m: Model, q: Queue, kind: str, det: str) -> Any:

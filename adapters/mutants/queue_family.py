@@ -14,25 +14,8 @@ from cfconform.reference_model.operations import Backout, Commit, Get, Inspect, 
 from cfconform.reference_model.outcomes import MQRC_NO_MSG_AVAILABLE, Outcome
 
 from .cqs_family import cfg as cqs_cfg
-from .kit import Mutant, evolve, family, post, pre, rebound, wrap
+from .kit import Mutant, around, during, evolve, family, post, pre, rebound, wrap
 from .mq_common import get, mq_config, one, put, qd, sd, structure_of, with_defn
-
-
-def _around(op_type: type, before: Any, after: Any = None) -> Any:
-    """``op_type`` handled by the model between ``saved = before(model, op)`` and ``after(model, op, saved)``."""
-
-    def make(original: Any) -> Any:
-        def handler(model: Model, op: Any) -> Outcome:
-            saved = before(model, op)
-            try:
-                return original(model, op)
-            finally:
-                if after is not None:
-                    after(model, op, saved)
-
-        return handler
-
-    return wrap(op_type, make)
 
 
 def _reverse(model: Model, op: Get, *_: Any) -> None:
@@ -122,16 +105,7 @@ def _maxdepth_committed_only(model: Model, op: Put) -> Outcome | None:
     return with_defn(q, {"maxdepth": q.defn.maxdepth + pending}, lambda: mq.put(model, op))
 
 
-def _start(model: Model, op: Any) -> bool:
-    qm = model.qmgrs[op.qmgr]
-    was, qm.active = qm.active, True
-    return was
-
-
-def _restore(model: Model, op: Any, was: bool) -> None:
-    model.qmgrs[op.qmgr].active = was
-
-
+_qmgr = lambda model, op: model.qmgrs[op.qmgr]  # noqa: E731
 _COMMIT_ALL = lambda model, qm, commit: mq._settle(model, qm, True)  # noqa: E731
 
 # fmt: off
@@ -142,16 +116,16 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("001-b", "A get from an empty queue answers ok with no message.", one(), [get()],
      post(Get, lambda m, op, o: Outcome("get", True) if o.reason == MQRC_NO_MSG_AVAILABLE else o)),
     ("001-c", "CQS: CQSREAD returns the newest data object first.", cqs_cfg(size=6151),
-     [Put("QM01", "Q1", 0, tag=1), Put("QM01", "Q1", 0, tag=2), Get("QM01", "Q1")], _around(Get, _reverse, _reverse)),
+     [Put("QM01", "Q1", 0, tag=1), Put("QM01", "Q1", 0, tag=2), Get("QM01", "Q1")], around(Get, _reverse, _reverse)),
     ("002-a", "Messages put under syncpoint are visible before commit.", one(), [put(syncpoint=True), get()],
-     _around(Get, _unhide, _rehide)),
+     around(Get, _unhide, _rehide)),
     ("002-b", "Backout commits the unit of work.", one(), [put(syncpoint=True), Backout("QM01"), get()],
      wrap(Backout, _backout_commits)),
     ("002-c", "Commit leaves the unit of work's puts invisible.", one(), [put(syncpoint=True), Commit("QM01"), get()],
-     _around(Commit, lambda m, op: [x for _, x in _uow(m, op, "put")], _rehide)),
+     around(Commit, lambda m, op: [x for _, x in _uow(m, op, "put")], _rehide)),
     ("003-a", "Backout puts messages got under syncpoint back at the end of the queue.", one(),
      [put(tag=1), put(tag=2), get(syncpoint=True), Backout("QM01"), get()],
-     _around(Backout, lambda m, op: _uow(m, op, "get"), _to_end)),
+     around(Backout, lambda m, op: _uow(m, op, "get"), _to_end)),
     ("003-b", "A message got under syncpoint is not locked: other gets see it.", one(),
      [put(), get(syncpoint=True), get()], post(Get, _unlock)),
     ("003-c", "Backout deletes the messages got under syncpoint.", one(),
@@ -165,10 +139,10 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("004-c", "MAXDEPTH is checked against committed messages only.", one(queues=[qd(maxdepth=1)]),
      [put(syncpoint=True), put()], pre(Put, _maxdepth_committed_only)),
     ("005-a", "A stopped queue manager can still put.", one(), [StopQmgr("QM01"), put()],
-     _around(Put, _start, _restore)),
+     during(Put, _qmgr, active=True)),
     ("005-b", "Stopping a queue manager commits its unit of work.", mq_config(sd(), qmgrs=("QM01", "QM02")),
      [put(syncpoint=True), StopQmgr("QM01"), get(qmgr="QM02")], rebound(StopQmgr, _settle=_COMMIT_ALL)),
     ("005-c", "A stopped queue manager can still get.", one(), [put(), StopQmgr("QM01"), get()],
-     _around(Get, _start, _restore)),
+     during(Get, _qmgr, active=True)),
 )
 # fmt: on

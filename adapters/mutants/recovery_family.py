@@ -17,7 +17,7 @@ from cfconform.reference_model.operations import Backup, FailStructure, Get, Ins
 from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Message, Structure
 
-from .kit import Mutant, chain, family, post, pre, reason_for, rebound, refuse, state, wrap
+from .kit import Mutant, chain, during, family, post, pre, reason_for, rebound, refuse, state, wrap
 from .mq_common import get, mq_config, one, put, sd, structure_of
 
 BACKUP, FAIL = Backup("QM01", "APP1"), FailStructure("APP1")
@@ -28,34 +28,6 @@ RECOVERABLE = {"cflevel": 3, "recover": True}
 def pput(tag: int = 0, **kw: Any) -> Put:
     """A persistent put."""
     return put(persistent=True, tag=tag, **kw)
-
-
-def _unfailed(op_type: type) -> Any:
-    """MQI calls are served by a failed structure as if it had not failed."""
-
-    def fn(model: Model, op: Any) -> Outcome | None:
-        s = structure_of(model, op.queue)
-        if s is None or not s.failed:
-            return None
-        s.failed = False
-        try:
-            return model._dispatch_original[op_type](model, op)  # type: ignore[attr-defined]
-        finally:
-            s.failed = True
-
-    def install(model: Model) -> None:
-        model._dispatch_original = dict(model._dispatch)  # type: ignore[attr-defined]
-        pre(op_type, fn)(model)
-
-    return install
-
-
-def _backup_anyway(model: Model, op: Backup) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if s.failed or model.qmgrs[op.qmgr].active is False or mq._recoverable(s):
-        return None
-    s.backup_taken = True
-    return Outcome("backup", rules=("RECOVERY-001",))
 
 
 def _after(op_type: type, fn: Any) -> Any:
@@ -165,13 +137,14 @@ def _set_failed(m: Model, op: Recover) -> None:
 MUTANTS: tuple[Mutant, ...] = family(
     "RECOVERY",
     ("001-a", "BACKUP CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [BACKUP],
-     pre(Backup, _backup_anyway)),
+     rebound(Backup, _recoverable=lambda s: True)),
     ("001-b", "BACKUP CFSTRUCT answers ok but records no backup.", one(**RECOVERABLE), [BACKUP, FAIL, RECOVER],
      post(Backup, lambda m, op, o: (setattr(m.structures[op.cfstruct], "backup_taken", False), o)[1])),
     ("001-c", "BACKUP CFSTRUCT is refused above CFLEVEL(3).", one(cflevel=5, recover=True), [BACKUP],
      refuse(Backup, lambda m, op: m.structures[op.cfstruct].defn.cflevel > 3, "backup", rc.CMD_NOT_ALLOWED,
             "RECOVERY-001")),
-    ("002-a", "A put to a failed structure is accepted.", one(**RECOVERABLE), [FAIL, put()], _unfailed(Put)),
+    ("002-a", "A put to a failed structure is accepted.", one(**RECOVERABLE), [FAIL, put()],
+     during(Put, lambda m, op: structure_of(m, op.queue), failed=False)),
     ("002-b", "A get from a failed structure answers 2033 (no message) instead of 2373.", one(**RECOVERABLE),
      [FAIL, get()], refuse(Get, _failed, "get", rc.MQRC_NO_MSG_AVAILABLE, "QUEUE-001")),
     ("002-c", "A put to a failed structure fails with 2192 instead of 2373.", one(**RECOVERABLE), [FAIL, put()],
