@@ -204,7 +204,7 @@ class _Candidate:
             _adopt_contractions(self.model, observed)
         expected = self.model.step(op, None, hint)
         names = KNOWN_SIGNALS if hint.cqs_signals else CAPACITY_SIGNALS
-        detector = getattr(op, "qmgr", None) if isinstance(op, Put | Get) else None
+        detector = getattr(op, "qmgr", None) if isinstance(op, _PUT_GET) else None
         diff = compare(expected, observed, caps.observes, caps.reason_codes, self.correl, names, detector)
         if isinstance(op, Inspect) and diff is None:
             _adopt_sizes(self.model, observed)
@@ -395,6 +395,8 @@ class Checker:
         self.cqs_signals = False
         self.failed: StepVerdict | None = None
         self.pinned: set[str] = set(self.fixed)
+        #: (the helpers that only judge the cqs profile are not called for the other)
+        self._cqs = config.profile == "cqs"
 
     def check(self, op: Any, observed: Outcome) -> StepVerdict:
         """Judge one step; after a failure, later steps are not judged."""
@@ -404,7 +406,7 @@ class Checker:
         model = self.alive[0].model
         structure = _structure_of(model, op)
         after = _reported(op, observed, structure)
-        if after and _of_overflow(model, op, self.totals, after.get(structure), self.view):
+        if after and self._cqs and _of_overflow(model, op, self.totals, after.get(structure), self.view):
             after = {}  # (the structure the op touched may be the overflow structure: not the primary's)
         for name, pools in after.items():
             self.totals[name] = pools[1::2]
@@ -412,10 +414,7 @@ class Checker:
             self.cqs_signals = any(sig.split(" ", 1)[0] in CQS_SIGNALS for sig in observed.signals)
         hint = Observed(observed, dict(self.view), after, self.cqs_signals)
         self.history.append((op, observed, hint))
-        before = hint.before.get(structure) if not _off_primary(model, op) else None
-        broken = self.relations.check(
-            op, observed, before, after.get(structure), structure, self.config.profile
-        ) or self.relations.later(op, after)
+        broken = self._relations_broken(op, observed, model, structure, hint)
         if observed.ok and isinstance(op, Commit):
             for name in _released(model, op.qmgr):
                 self.relations.settled(name, hint.before.get(name))
@@ -426,7 +425,8 @@ class Checker:
         if isinstance(op, Inspect) and isinstance(observed.value, Mapping):
             broken = broken or self.relations.inspected(observed.value.get("structures"))
         self._sync_view(op, structure, after, observed.ok)
-        if len(self.alive) == 1 and observed.ok:  # (the usual step: one vector, nothing refused)
+        if len(self.alive) == 1 and (observed.ok or getattr(op, "KIND", None) not in REFUSABLE):
+            # (the usual step: one vector, nothing it may refuse refused; _before_refusal keeps nothing)
             lead = self.alive[0]
             expected, diff = lead.step(op, observed, hint, self.caps)
             first = (expected, diff)
@@ -468,6 +468,23 @@ class Checker:
         expected = survivors[0][1]
         rules = expected.rules + _optional_judged(op, observed) if isinstance(op, Inspect) else expected.rules
         return StepVerdict(index, expected, observed, None, rules)
+
+    def _relations_broken(
+        self, op: Any, observed: Outcome, model: Model, structure: str | None, hint: Observed
+    ) -> FieldDiff | None:
+        """The first relation of the implementation's own figures this step breaks
+        (:class:`~cfconform.judge.relations.UsageRelations`).  Its ``check`` judges nothing without
+        usage before and after the step, and its ``later`` nothing while no commit left a release
+        due, so neither is called then (most steps)."""
+        relations = self.relations
+        broken = None
+        now = hint.after.get(structure)
+        before = hint.before.get(structure) if now is not None and structure is not None and observed.ok else None
+        if before is not None and not (self._cqs and _off_primary(model, op)):
+            broken = relations.check(op, observed, before, now, structure, self.config.profile)
+        if broken is None and relations.pending_free:
+            broken = relations.later(op, hint.after)
+        return broken
 
     def _sync_view(
         self, op: Any, structure: str | None, after: dict[str, tuple[int, int, int, int]], ok: bool = True
