@@ -267,7 +267,7 @@ def _unseen(model: GroupState, s: Structure) -> bool:
     for it (or none the model can read) and reports no CQS signals, so an alter it started shows
     only when z/OS's answer is accepted, or in ``inspect`` (:func:`adopt_alter`)."""
     hint = model.hint
-    if hint is None or hint.cqs_signals or s.defn.ovflwmax == 0:
+    if hint is None or hint.cqs_signals:
         return False
     return model.reached(model.after(s), s.defn.effective_ovflwmax, _metric(model), True) is None
 
