@@ -324,6 +324,16 @@ def _staged_freed(model: Model, op: Any, seen: Any, pools: tuple[int, ...]) -> b
     return staged >= 2 and pools[0] == seen[0] - staged and pools[2] < seen[2]
 
 
+def _recovered_depth(model: Model, diff: FieldDiff | None) -> tuple[str, ...]:
+    """The recovery rules first when ``inspect`` shows a queue's depth other than RECOVER CFSTRUCT
+    left it (nothing has been got from it since): what it holds is the recovery's (RECOVERY-003/004/005)."""
+    parts = diff.field.split(".") if diff is not None else []
+    if len(parts) != 4 or parts[:2] != ["value", "queues"] or parts[3] != "depth":
+        return ()
+    q = model.queues.get(parts[2])
+    return q.recovery if q is not None and q.recovery_left > 0 else ()
+
+
 def _released(model: Model, qmgr: str) -> set[str]:
     """Structures where ``qmgr``'s unit of work holds gets a commit will release."""
     qm = model.qmgrs.get(qmgr)
@@ -457,7 +467,8 @@ class Checker:
         if not survivors:
             expected, diff = self.nearest or first  # type: ignore[misc]
             refused = _refusable(self.alive[0].model, op, expected, observed)
-            self.failed = StepVerdict(index, expected, observed, diff, blame(expected, observed, diff), refused)
+            rules = _recovered_depth(self.alive[0].model, diff) + blame(expected, observed, diff)
+            self.failed = StepVerdict(index, expected, observed, diff, tuple(dict.fromkeys(rules)), refused)
             return self.failed
         lead = self.alive[0]
         if len(survivors) != 1 or survivors[0][0] is not lead or len(self.alive) != 1:
