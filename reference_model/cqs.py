@@ -75,6 +75,7 @@ def put(model: GroupState, op: Put) -> Outcome:
     if type(op.length) is not int or op.length < 0:  # no IMS document caps a CQS message's length
         raise ConfigurationError("put.length", op.length, "an integer >= 0", "CQS-017")
     name = q.defn.name
+    _adopt_unseen_overflow(model, s, name)
     adopt_put(model, s, name)
     overflowed = _in_overflow(s, name)
     first, staged = message_parts(op.length, model.lgmsgsz, model.acct)
@@ -129,6 +130,8 @@ def put(model: GroupState, op: Put) -> Outcome:
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
     if idle and _unseen(model, s):
         s.alter_unseen = True
+        if model.readings.cqs_alter == "sync":  # an alter completed unseen leaves a size of its own
+            s.size_known, s.size_range = False, None
     if idle and _threshold_reached(model, s, 1 + len(staged)):
         signals += (f"ALTER {s.defn.name}",)
         rules += ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
@@ -270,6 +273,25 @@ def _unseen(model: GroupState, s: Structure) -> bool:
     if hint is None or hint.cqs_signals:
         return False
     return model.reached(model.after(s), s.defn.effective_ovflwmax, _metric(model), True) is None
+
+
+def _adopt_unseen_overflow(model: GroupState, s: Structure, name: str) -> None:
+    """CQS-012 under the ``sync`` reading: a CQSPUT refused as its queue is in overflow mode shows
+    that an alter started unseen (:func:`_unseen`) failed inside an earlier CQSPUT and overflow mode
+    began.  Which queues were selected is left open, this one among them (:func:`adopt_put`)."""
+    hint = model.hint
+    if hint is None or not s.alter_unseen or s.overflow_mode or s.alter_pending or s.defn.ovflwstr is not None:
+        return
+    if hint.outcome.ok or hint.outcome.reason != CQS_REJECTED_OVERFLOW:
+        return
+    s.alter_unseen, s.overflow_mode, s.overflow_start = False, True, model.clock
+    s.overflow_seen, s.overflow_base, s.pick_due = None, _base_usage(model, s), False
+    s.selection_open = {
+        q.defn.name: _first_parts(model, q)
+        for q in model.queues.values()
+        if q.defn.cfstruct == s.defn.name and (q.msgs or q.defn.name == name)
+    }
+    s.selection_costs, s.selection_shown, s.selection_by_costs, s.overflow_queues = None, set(), False, set()
 
 
 def adopt_alter(model: GroupState, s: Structure, shown: Any) -> None:

@@ -85,10 +85,11 @@ WITHHELD = sorted((ROOT / "tests" / "gate" / "withheld_traces").glob("*.json"))
 
 @pytest.mark.parametrize("path", WITHHELD, ids=lambda p: p.stem)
 def test_a_reading_that_shows_less_is_judged_only_on_what_it_shows(path: Path):
-    """The seventh reading declaring no readings, or withholding observables (tests/gate/withholding.py):
+    """A reading (the seventh unless the trace names another kit) declaring no readings, or
+    withholding observables (tests/gate/withholding.py):
     each trace once drew a false verdict on what it did not show, and now passes."""
     record = json.loads(path.read_text(encoding="utf-8"))
-    impl = ROOT / "examples" / "seventh-reading" / "impl.py"
+    impl = ROOT / "examples" / f"{record.get('kit', 'seventh')}-reading" / "impl.py"
     adapter = WireAdapter([sys.executable, str(WITHHOLDING), str(impl), record["variant"]])
     try:
         result = run_trace(adapter, config_from_record(record["config"]), [op_from_record(o) for o in record["ops"]])
