@@ -1,5 +1,5 @@
 """An independent reading seen through less: ``python3 withholding.py IMPL VARIANT`` serves the
-implementation at IMPL (a kit's ``impl.py`` with ``Server(fault, out)``) and, by VARIANT, declares
+implementation at IMPL (a kit's ``impl.py`` with ``Server(fault, out)`` or ``Server(out)``) and, by VARIANT, declares
 no readings (``unknown``: the suite must infer them) or withholds observables it then declares
 unobserved (``none``: no usage, events, signals or inspect; ``events``: events only; ``nousage``:
 no usage).  A fair checker judges such a build only on what it shows (principle 2)."""
@@ -25,7 +25,10 @@ def main(impl: str, variant: str) -> None:
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     keep, out = KEEP[variant], io.StringIO()
-    server = module.Server(None, out)
+    try:
+        server = module.Server(None, out)
+    except TypeError:  # (the third and fourth readings' Server takes only its output)
+        server = module.Server(out)
     for line in sys.stdin.buffer:
         request = json.loads(line) if line.strip() else None
         op = request.get("op") if isinstance(request, dict) else None
@@ -35,7 +38,7 @@ def main(impl: str, variant: str) -> None:
         else:
             out.seek(0)
             out.truncate()
-            server.handle_line(line)
+            server.handle_line(line.rstrip(b"\n"))
             reply = json.loads(out.getvalue())
             if reply.get("type") == "init_ok":
                 caps = reply["capabilities"]
