@@ -36,15 +36,8 @@ def _below(rng: random.Random, n: int) -> int:
 
 
 def _pick(rng: random.Random, values: tuple | list) -> Any:
-    """``values[_below(rng, len(values))]``, the draw inlined (the generator's most frequent call)."""
-    n = len(values)
-    if n <= 0:
-        raise ValueError("empty range for randrange()")
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return values[r]
+    """``rng.choice(values)``'s draw, through :func:`_below` (the generator's most frequent call)."""
+    return values[_below(rng, len(values))]
 
 
 #: The lengths a put draws most often: the boundaries, then interior values.
