@@ -628,10 +628,16 @@ def _first_pick(candidates: dict[str, list[int]]) -> str | None:
 
 
 def adopt_put(model: GroupState, s: Structure, name: str) -> None:
-    """Before a CQSPUT to ``name`` while a selection is open (no OVFLWSTR): the implementation's
-    answer says whether it selected the queue; adopt it if the queue was a candidate."""
+    """Before a CQSPUT to ``name`` in overflow mode while a selection is open (no OVFLWSTR): the
+    implementation's answer says whether it selected the queue; adopt it if the queue was a
+    candidate, or (:func:`_reselected_unseen`) joined in a later round it did not show."""
     hint = model.hint
-    if hint is None or s.selection_open is None or not s.overflow_mode:
+    if hint is None or not s.overflow_mode:
+        return
+    if _reselected_unseen(model, s, name):
+        s.overflow_queues.add(name)
+        return
+    if s.selection_open is None:
         return
     if s.defn.ovflwstr is not None:
         _adopt_moved(model, s, name)
@@ -643,6 +649,18 @@ def adopt_put(model: GroupState, s: Structure, name: str) -> None:
         s.selection_shown = shown
     elif hint.outcome.ok and name in s.overflow_queues and _may_be_passed(model, s, name):
         s.overflow_queues.discard(name)
+
+
+def _reselected_unseen(model: GroupState, s: Structure, name: str) -> bool:
+    """CQS-006/012 under ``cqs_reselect=select``, for an implementation showing no CQS signals and
+    no OVFLWSTR: a CQSPUT refused as in overflow mode to an unvetoed queue outside the first
+    selection's candidates shows a later selection round the implementation did not show."""
+    hint = model.hint
+    if hint is None or hint.cqs_signals or s.defn.ovflwstr is not None or model.readings.cqs_reselect != "select":
+        return False
+    if hint.outcome.ok or hint.outcome.reason != CQS_REJECTED_OVERFLOW or name in s.overflow_queues:
+        return False
+    return name not in (s.selection_open or {}) and name not in (model.overflow_exit or ())
 
 
 def _adopt_moved(model: GroupState, s: Structure, name: str) -> None:
