@@ -128,7 +128,9 @@ def put(model: GroupState, op: Put) -> Outcome:
         if more and s.defn.ovflwstr is not None:
             signals += _passing_full(model, s, signals)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
-    if idle and _unseen(model, s):
+    # (a scan ran over a selection never shown: overflow mode may have ended, unseen, before this put)
+    left = s.overflow_mode and s.selection_open is not None and s.selection_scanned and not s.alter_pending
+    if (idle or left) and _unseen(model, s):
         s.alter_unseen = True
         if model.readings.cqs_alter == "sync":  # an alter completed unseen leaves a size of its own
             s.size_known, s.size_range = False, None
@@ -800,6 +802,8 @@ def alter_outcome(model: GroupState, op: AlterOutcome) -> Outcome:
         # an alter started at a put the implementation did not show is its word (see _unseen)
         if not (s.alter_unseen and model.hint is not None and model.hint.outcome.ok):
             return Outcome("alter_outcome", False, CMD_NO_ALTER_PENDING, ("CQS-003",))
+        if s.overflow_mode:  # the overflow mode a scan ended unseen before the alter began
+            _end_overflow(s)
         s.alter_pending = True
     s.alter_unseen = False
     if op.success:
