@@ -288,11 +288,7 @@ def _adopt_unseen_overflow(model: GroupState, s: Structure, name: str) -> None:
         return
     s.alter_unseen, s.overflow_mode, s.overflow_start = False, True, model.clock
     s.overflow_seen, s.overflow_base, s.pick_due = None, _base_usage(model, s), False
-    s.selection_open = {
-        q.defn.name: _first_parts(model, q)
-        for q in model.queues.values()
-        if q.defn.cfstruct == s.defn.name and (q.msgs or q.defn.name == name)
-    }
+    s.selection_open = _open_candidates(model, s, lambda q: bool(q.msgs) or q.defn.name == name)
     s.selection_costs, s.selection_shown, s.selection_by_costs, s.overflow_queues = None, set(), False, set()
 
 
@@ -522,11 +518,7 @@ def _select_open(model: GroupState, s: Structure) -> list[str]:
     finally:
         model.hint = hint
     vetoes = frozenset(model.overflow_exit or ())
-    s.selection_open = {
-        q.defn.name: _first_parts(model, q)
-        for q in model.queues.values()
-        if q.defn.cfstruct == s.defn.name and q.msgs and q.defn.name not in vetoes
-    }
+    s.selection_open = _open_candidates(model, s, lambda q: bool(q.msgs) and q.defn.name not in vetoes)
     s.selection_costs = _costs(model, s, list(s.selection_open))
     s.selection_shown = set()
     by_costs = _select_by_costs(model, s)
@@ -535,6 +527,14 @@ def _select_open(model: GroupState, s: Structure) -> list[str]:
         return by_costs
     first = _first_pick(s.selection_open) if s.pick_due else None
     return chosen if first is None or first in chosen else [*chosen, first]
+
+
+def _open_candidates(model: GroupState, s: Structure, keep: Any) -> dict[str, list[int]]:
+    """The queues of ``s`` that ``keep`` admits to a selection the implementation has not shown yet,
+    each with the lengths of its data objects on the primary (longest first)."""
+    return {
+        q.defn.name: _first_parts(model, q) for q in model.queues.values() if q.defn.cfstruct == s.defn.name and keep(q)
+    }
 
 
 def _select_by_costs(model: GroupState, s: Structure) -> list[str] | None:
@@ -662,7 +662,7 @@ def _reselected_unseen(model: GroupState, s: Structure, name: str) -> bool:
         return False
     if hint.outcome.ok or hint.outcome.reason != CQS_REJECTED_OVERFLOW or name in s.overflow_queues:
         return False
-    return name not in (s.selection_open or {}) and name not in (model.overflow_exit or ())
+    return name not in (s.selection_open or {}) and name not in _vetoes(model)
 
 
 def _adopt_moved(model: GroupState, s: Structure, name: str) -> None:
