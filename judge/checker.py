@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,14 +20,11 @@ import attrs
 
 from cfconform.adapters.protocol import Capabilities
 from cfconform.reference_model.config import Config
-from cfconform.reference_model.cqs import adopt_alter, adopt_selection
 from cfconform.reference_model.model import Model, Observed
 from cfconform.reference_model.operations import (
     AlterOutcome,
     Backout,
     Commit,
-    DefineQueue,
-    DefineStructure,
     FailStructure,
     Get,
     Inspect,
@@ -46,13 +42,25 @@ from .compare import (
     COMPARISONS,
     CQS_SIGNALS,
     KNOWN_SIGNALS,
-    STRUCTURE_USAGE_KEYS,
     CorrelMap,
     FieldDiff,
     compare,
-    diff,
 )
+from .refusals import REFUSABLE, before_refusal, refusable
 from .relations import UsageRelations
+from .seen import (
+    adopt_contractions,
+    adopt_selections,
+    adopt_sizes,
+    moved_off,
+    of_overflow,
+    off_primary,
+    optional_judged,
+    recovered_depth,
+    released,
+    reported,
+    structure_of,
+)
 
 #: Readings vectors explored per failing step before giving up (bounds the search).
 MAX_ALTERNATIVES = 400
@@ -83,88 +91,6 @@ class StepVerdict:
     @property
     def ok(self) -> bool:
         return self.diff is None
-
-
-#: Commands an implementation may refuse where the model accepts them (names, keywords and
-#: resources are the product's), except where a sentence decides: see :func:`_refusable`.
-REFUSABLE = ("define_structure", "define_queue", "alter_structure", "set_perfmev", "reset_qstats")
-
-
-#: Names of the kind every product accepts (IBM's own examples): refusing one is about something else.
-_PLAIN_NAME = re.compile(r"^[A-Z][A-Z0-9.]{0,11}$")
-#: ALTER CFSTRUCT keywords with documented values (CFLEVEL 1-5, RECOVER, OFFLOAD at CFLEVEL(5)).
-_DOCUMENTED_KEYWORDS = frozenset({"cflevel", "recover", "offload"})
-
-
-def _field(definition: Any, name: str) -> Any:
-    """A field of a definition given as a record or as a raw dict."""
-    return definition.get(name) if isinstance(definition, dict) else getattr(definition, name, None)
-
-
-def _refusable(model: Model, op: Any, expected: Outcome, observed: Outcome) -> bool:
-    """Whether refusing ``op`` is the implementation's right.  Judged: a plainly named queue on a
-    structure holding fewer than 512 (TOPOLOGY-005 "Each structure can hold up to 512 shared
-    queues"), a plainly named MQ structure among fewer than 63 (TOPOLOGY-003), and an ALTER CFSTRUCT
-    of CFLEVEL, RECOVER or OFFLOAD to documented values that the model accepts (CFLEVEL-001/009)."""
-    if observed.ok or not expected.ok or getattr(op, "KIND", None) not in REFUSABLE:
-        return False
-    if isinstance(op, DefineQueue):
-        name, cfstruct = _field(op.queue, "name"), _field(op.queue, "cfstruct")
-        held = sum(1 for other in model.queues.values() if cfstruct is not None and other.defn.cfstruct == cfstruct)
-        # (the model has taken the step: the count includes the queue refused)
-        return not (isinstance(name, str) and _PLAIN_NAME.match(name) and cfstruct is not None and held <= 512)
-    if isinstance(op, DefineStructure):
-        if _below_its_level(op.structure, op.structure if isinstance(op.structure, dict) else {}):
-            return True
-        name = _field(op.structure, "name")
-        plain = model.config.profile == "mq" and isinstance(name, str) and bool(_PLAIN_NAME.match(name))
-        return not (plain and "." not in name and len(model.structures) <= 63)
-    if op.KIND == "alter_structure":
-        s = model.structures.get(op.name)
-        if s is not None and (s.failed or _below_its_level(s.defn, dict(op.changes))):
-            return True  # (no document says what ALTER CFSTRUCT of a failed structure does)
-        return model.config.profile != "mq" or not all(_documented(k, v) for k, v in dict(op.changes).items())
-    return True
-
-
-def _before_refusal(cands: list[_Candidate], op: Any, observed: Outcome) -> dict[int, Model]:
-    """Copies of the candidates' models before the implementation's refusal of a command it may
-    refuse (:func:`_refusable`).  When a reading explains the refusal (guarded CFLEVEL-009 refusing a
-    5-to-4 ALTER that also keeps OFFLDn* below CFLEVEL 5, say), the refusal decides nothing between
-    readings: the others survive with the command undone, as the implementation left it, instead of
-    the trace pinning the reading that matched by chance (second reading, ci seed 2)."""
-    if observed.ok or getattr(op, "KIND", None) not in REFUSABLE:
-        return {}
-    return {id(c): c.model.copy() for c in cands}
-
-
-def _below_its_level(definition: Any, named: dict[str, Any]) -> bool:
-    """Whether a definition keeps a keyword below the CFLEVEL it needs, where the documents leave a
-    refusal open (ibm-facts 2.6, AMBIGUOUS): RECOVER(YES) below CFLEVEL(3) ("required if you want to
-    use persistent messages", CFLEVEL-007), or OFFLOAD/OFFLDn* named below CFLEVEL(5) (OFFLOAD-007:
-    "only valid from CFLEVEL(5)"; whether OFFLDn* are refused too is not verified)."""
-    cflevel = _field(definition, "cflevel")
-    if not isinstance(cflevel, int) or isinstance(cflevel, bool):
-        cflevel = 3  # DEFINE CFSTRUCT's default CFLEVEL
-    if _field(definition, "recover") is True and cflevel < 3:
-        return True
-    return cflevel < 5 and any(k == "offload" or k.startswith("offld") for k in named)
-
-
-#: OFFLDnSZ and OFFLDnTH values IBM's texts use (seed 002's table and examples, the /64K default).
-_OFFLOAD_SIZES = frozenset({0, 4 * 1024, 32 * 1024, 64 * 1024})
-_OFFLOAD_THRESHOLDS = frozenset({0, 70, 80, 90})
-
-
-def _documented(keyword: str, value: Any) -> bool:
-    """Whether an ALTER CFSTRUCT keyword and value are ones the documents show valid."""
-    if keyword in _DOCUMENTED_KEYWORDS:
-        return True
-    if keyword.startswith("offld") and keyword.endswith("sz"):
-        return value in _OFFLOAD_SIZES
-    if keyword.startswith("offld") and keyword.endswith("th"):
-        return value in _OFFLOAD_THRESHOLDS
-    return False
 
 
 class _Consulted:
@@ -200,178 +126,15 @@ class _Candidate:
 
     def step(self, op: Any, observed: Outcome, hint: Observed, caps: Capabilities) -> tuple[Outcome, FieldDiff | None]:
         if isinstance(op, Inspect):
-            _adopt_selections(self.model, observed)
-            _adopt_contractions(self.model, observed)
+            adopt_selections(self.model, observed)
+            adopt_contractions(self.model, observed)
         expected = self.model.step(op, None, hint)
         names = KNOWN_SIGNALS if hint.cqs_signals else CAPACITY_SIGNALS
         detector = getattr(op, "qmgr", None) if isinstance(op, _PUT_GET) else None
         diff = compare(expected, observed, caps.observes, caps.reason_codes, self.correl, names, detector)
         if isinstance(op, Inspect) and diff is None:
-            _adopt_sizes(self.model, observed)
+            adopt_sizes(self.model, observed)
         return expected, diff
-
-
-def _adopt_selections(model: Model, observed: Outcome) -> None:
-    """CQS selections (and alters, cqs.adopt_alter) the implementation has not shown yet are taken
-    from its ``inspect``."""
-    seen = observed.value.get("structures") if isinstance(observed.value, Mapping) else None
-    for name, s in model.structures.items():
-        if s.alter_unseen and isinstance((seen or {}).get(name), Mapping):
-            adopt_alter(model, s, seen[name].get("alter_pending"))  # type: ignore[index]
-        if s.selection_open is not None and isinstance((seen or {}).get(name), Mapping):
-            shown = seen[name]  # type: ignore[index]
-            adopt_selection(model, s, shown.get("overflow_queues"), shown.get("overflow_mode"))
-
-
-def _adopt_sizes(model: Model, observed: Outcome) -> None:
-    """A structure size the implementation chose (a CQS alter completed inside a put) is taken from
-    its ``inspect`` once it is in INITSIZE..SIZE."""
-    seen = observed.value.get("structures") if isinstance(observed.value, Mapping) else None
-    for name, s in model.structures.items():
-        size = (seen or {}).get(name, {}).get("size_kb") if not s.size_known else None
-        if isinstance(size, int) and 1 <= size <= s.defn.size_kb:
-            s.size_kb, s.size_known = size, True
-
-
-def _adopt_contractions(model: Model, observed: Outcome) -> None:
-    """CAPACITY-004: after an accepted SETXCF ALTER contraction the size may be anything from its
-    target to the size before it (it may stop short: storage in use); the ``inspect`` shows which.
-    Outside that range the nearer end is expected, so the comparison that follows names it."""
-    seen = observed.value.get("structures") if isinstance(observed.value, Mapping) else None
-    for name, s in model.structures.items():
-        size = (seen or {}).get(name, {}).get("size_kb") if s.size_range is not None else None
-        if isinstance(size, int) and s.size_range is not None:
-            low, high = s.size_range
-            s.size_kb, s.size_known, s.size_range = min(max(size, low), high), True, None
-
-
-def _optional_judged(op: Any, observed: Outcome) -> tuple[str, ...]:
-    """The rules an ``inspect`` judged through the optional keys the implementation reported
-    (docs/PROTOCOL.md, Inspect): CSQ_ADMIN (TOPOLOGY-007/008), structures' cfname (TOPOLOGY-010)."""
-    if not isinstance(op, Inspect):
-        return ()
-    value = observed.value if isinstance(observed.value, Mapping) else {}
-    rules: tuple[str, ...] = ()
-    if isinstance(value.get("admin"), Mapping):
-        rules += ("TOPOLOGY-007", "TOPOLOGY-008") if "size_kb" in value["admin"] else ("TOPOLOGY-007",)
-    structures = value.get("structures")
-    if isinstance(structures, Mapping) and any(isinstance(s, Mapping) and "cfname" in s for s in structures.values()):
-        rules += ("TOPOLOGY-010",)
-    return rules
-
-
-def _moved_off(model: Model, op: Any, expected: Outcome, hint: Observed, structure: str | None) -> FieldDiff | None:
-    """CQS-011: an alter failure that moves approved queues' data objects to the overflow structure
-    lowers the primary structure's usage."""
-    if not isinstance(op, AlterOutcome):
-        return None
-    s = model.structures.get(structure) if structure is not None else None
-    if s is None or s.defn.ovflwstr is None:
-        return None
-    before, after = hint.before.get(structure), hint.after.get(structure)  # type: ignore[arg-type]
-    moved = any(sig.startswith(f"OVERFLOW_QUEUE {structure} ") for sig in expected.signals)
-    if not moved or before is None or after is None or after[0] < before[0] or after[2] < before[2]:
-        return None
-    return diff("usage.moved", "usage", f"less in use on the primary than before {list(before)}", list(after))
-
-
-def _off_primary(model: Model, op: Any) -> bool:
-    """A CQS get from a structure with an overflow structure may take a data object from there (the
-    implementation's selection may differ from the model's): the primary's usage need not fall."""
-    if model.config.profile != "cqs" or not isinstance(op, Get):
-        return False
-    q = model.queues.get(op.queue)
-    s = model.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
-    return s is None or s.defn.ovflwstr is not None
-
-
-def _of_overflow(
-    model: Model, op: Any, totals: Mapping[str, Any], pools: tuple[int, ...] | None, view: Mapping[str, Any]
-) -> bool:
-    """Whether a CQSPUT or CQSREAD's usage may be the overflow structure's: outcomes report "the
-    structure the op touched", which for a queue in overflow mode (or perhaps selected) is the
-    overflow structure.  A report offering totals other than the primary's last known ones is the
-    overflow's; for a queue known to be in overflow mode, so is one of equal totals that shows the
-    primary other than it was (its data objects are not there), as the third reading's reports do.
-    An implementation may also report the primary, unchanged (the second reading does)."""
-    if model.config.profile != "cqs" or not isinstance(op, _PUT_GET) or pools is None:
-        return False
-    q = model.queues.get(op.queue)
-    s = model.structures.get(q.defn.cfstruct) if q is not None and q.defn.cfstruct else None
-    if s is None or s.defn.ovflwstr is None:
-        return False
-    known = totals.get(s.defn.name)
-    if op.queue in s.overflow_queues:  # its data objects are on the overflow structure
-        if known is None or tuple(known) != tuple(pools[1::2]):
-            return True
-        # the two structures offer the same totals: a report of the primary shows it as it was
-        seen = view.get(s.defn.name)
-        if seen is not None and _staged_freed(model, op, seen, pools):
-            return False
-        return seen is None or tuple(seen) != tuple(pools)
-    maybe = op.queue in (s.selection_open or {}) or bool(s.overflow_mode)
-    return maybe and known is not None and tuple(known) != tuple(pools[1::2])
-
-
-def _staged_freed(model: Model, op: Any, seen: Any, pools: tuple[int, ...]) -> bool:
-    """A CQSREAD of a message whose later parts stay on the primary (CQS-019) frees one primary
-    list entry per part; a report whose entries fell by that many (two or more) is the primary's,
-    as the overflow structure gives up one data object per read (the second reading's reports)."""
-    if not isinstance(op, Get):
-        return False
-    msgs = model.queues[op.queue].msgs
-    staged = len(msgs[0].staged) if msgs else 0
-    return staged >= 2 and pools[0] == seen[0] - staged and pools[2] < seen[2]
-
-
-def _recovered_depth(model: Model, diff: FieldDiff | None) -> tuple[str, ...]:
-    """The recovery rules first when ``inspect`` shows a queue's depth other than RECOVER CFSTRUCT
-    left it (nothing has been got from it since): what it holds is the recovery's (RECOVERY-003/004/005)."""
-    parts = diff.field.split(".") if diff is not None else []
-    if len(parts) != 4 or parts[:2] != ["value", "queues"] or parts[3] != "depth":
-        return ()
-    q = model.queues.get(parts[2])
-    return q.recovery if q is not None and q.recovery_left > 0 else ()
-
-
-def _released(model: Model, qmgr: str) -> set[str]:
-    """Structures where ``qmgr``'s unit of work holds gets a commit will release."""
-    qm = model.qmgrs.get(qmgr)
-    out = set()
-    for action, qname, _ in qm.uow if qm is not None else ():
-        q = model.queues.get(qname)
-        if action == "get" and q is not None and q.defn.cfstruct is not None:
-            out.add(q.defn.cfstruct)
-    return out
-
-
-def _structure_of(model: Model, op: Any) -> str | None:
-    if isinstance(op, _PUT_GET):
-        q = model.queues.get(op.queue)
-        return q.defn.cfstruct if q else None
-    return getattr(op, "cfstruct", None) or getattr(op, "name", None)
-
-
-def _pools(value: Any) -> tuple[int, int, int, int] | None:
-    if value is None or len(value) != 4:
-        return None
-    a, b, c, d = value
-    if type(a) is not int or type(b) is not int or type(c) is not int or type(d) is not int:
-        return None
-    return (a, b, c, d)
-
-
-def _reported(op: Any, observed: Outcome, structure: str | None) -> dict[str, tuple[int, int, int, int]]:
-    """The usage the implementation reported at this step, per structure."""
-    if isinstance(op, Inspect) and isinstance(observed.value, Mapping):
-        out = {}
-        for name, s in (observed.value.get("structures") or {}).items():
-            pools = _pools([s.get(k) for k in STRUCTURE_USAGE_KEYS]) if isinstance(s, Mapping) else None
-            if pools is not None:
-                out[name] = pools
-        return out
-    pools = _pools(observed.usage)
-    return {structure: pools} if structure is not None and pools is not None else {}
 
 
 @functools.lru_cache(maxsize=64)
@@ -414,9 +177,9 @@ class Checker:
             return self.failed
         index = len(self.history)
         model = self.alive[0].model
-        structure = _structure_of(model, op)
-        after = _reported(op, observed, structure)
-        if after and self._cqs and _of_overflow(model, op, self.totals, after.get(structure), self.view):
+        structure = structure_of(model, op)
+        after = reported(op, observed, structure)
+        if after and self._cqs and of_overflow(model, op, self.totals, after.get(structure), self.view):
             after = {}  # (the structure the op touched may be the overflow structure: not the primary's)
         for name, pools in after.items():
             self.totals[name] = pools[1::2]
@@ -426,7 +189,7 @@ class Checker:
         self.history.append((op, observed, hint))
         broken = self._relations_broken(op, observed, model, structure, hint)
         if observed.ok and isinstance(op, Commit):
-            for name in _released(model, op.qmgr):
+            for name in released(model, op.qmgr):
                 self.relations.settled(name, hint.before.get(name))
         if isinstance(op, SetxcfAlter) and observed.ok and structure in model.structures:
             s = model.structures[structure]
@@ -436,27 +199,27 @@ class Checker:
             broken = broken or self.relations.inspected(observed.value.get("structures"))
         self._sync_view(op, structure, after, observed.ok)
         if len(self.alive) == 1 and (observed.ok or getattr(op, "KIND", None) not in REFUSABLE):
-            # (the usual step: one vector, nothing it may refuse refused; _before_refusal keeps nothing)
+            # (the usual step: one vector, nothing it may refuse refused; before_refusal keeps nothing)
             lead = self.alive[0]
             expected, diff = lead.step(op, observed, hint, self.caps)
             first = (expected, diff)
             survivors = [] if diff is not None else [(lead, expected)]
         else:
             survivors, first, held = [], None, []
-            kept = _before_refusal(self.alive, op, observed)
+            kept = before_refusal(self.alive, op, observed)
             for cand in self.alive:
                 expected, diff = cand.step(op, observed, hint, self.caps)
                 first = first or (expected, diff)
                 if diff is None:
                     survivors.append((cand, expected))
-                elif kept and _refusable(cand.model, op, expected, observed):
+                elif kept and refusable(cand.model, op, expected, observed):
                     held.append((cand, expected))
             if survivors:  # a refusal some reading explains leaves the others' state as it was, unpinned
                 for cand, expected in held:
                     cand.model = kept[id(cand)]
                     survivors.append((cand, expected))
         if broken is None and isinstance(op, AlterOutcome):
-            broken = _moved_off(self.alive[0].model, op, first[0], hint, structure)  # type: ignore[index]
+            broken = moved_off(self.alive[0].model, op, first[0], hint, structure)  # type: ignore[index]
         if broken is not None:  # a relation of the implementation's own figures: no reading explains it
             expected = first[0]  # type: ignore[index]
             self.failed = StepVerdict(index, expected, observed, broken, broken.rules[:1])
@@ -466,8 +229,8 @@ class Checker:
             survivors = self._search(first[0].rules, first[1])  # type: ignore[index]
         if not survivors:
             expected, diff = self.nearest or first  # type: ignore[misc]
-            refused = _refusable(self.alive[0].model, op, expected, observed)
-            rules = _recovered_depth(self.alive[0].model, diff) + blame(expected, observed, diff)
+            refused = refusable(self.alive[0].model, op, expected, observed)
+            rules = recovered_depth(self.alive[0].model, diff) + blame(expected, observed, diff)
             self.failed = StepVerdict(index, expected, observed, diff, tuple(dict.fromkeys(rules)), refused)
             return self.failed
         lead = self.alive[0]
@@ -477,7 +240,7 @@ class Checker:
                 new = self.alive[0].readings
                 self.pinned |= {k for k in AMBIGUITIES if getattr(new, k) != getattr(lead.readings, k)}
         expected = survivors[0][1]
-        rules = expected.rules + _optional_judged(op, observed) if isinstance(op, Inspect) else expected.rules
+        rules = expected.rules + optional_judged(op, observed) if isinstance(op, Inspect) else expected.rules
         return StepVerdict(index, expected, observed, None, rules)
 
     def _relations_broken(
@@ -491,7 +254,7 @@ class Checker:
         broken = None
         now = hint.after.get(structure)
         before = hint.before.get(structure) if now is not None and structure is not None and observed.ok else None
-        if before is not None and not (self._cqs and _off_primary(model, op)):
+        if before is not None and not (self._cqs and off_primary(model, op)):
             broken = relations.check(op, observed, before, now, structure, self.config.profile)
         if broken is None and relations.pending_free:
             broken = relations.later(op, hint.after)
@@ -600,9 +363,9 @@ class Checker:
         expected = None
         last = len(self.history) - 1
         for i, (op, observed, hint) in enumerate(self.history):
-            kept = _before_refusal([cand], op, observed) if i < last else {}
+            kept = before_refusal([cand], op, observed) if i < last else {}
             expected, diff = cand.step(op, observed, hint, self.caps)
-            if diff is not None and kept and _refusable(cand.model, op, expected, observed):
+            if diff is not None and kept and refusable(cand.model, op, expected, observed):
                 cand.model, diff = kept[id(cand)], None  # (a refusal the trace's readings explained)
             if diff is not None:
                 if i == last:

@@ -56,7 +56,7 @@ def _drive(adapter: Callable[[], Any], config: Config, step: Callable[[Any], Non
         machine.teardown()
 
 
-_REFUSAL = "refusing a documented value ends the case 'not supported' (checker REFUSABLE), no verdict"
+_REFUSAL = "refusing a documented value ends the case 'not supported' (judge.refusals REFUSABLE), no verdict"
 #: Probes that no longer fail their mutant since issue 23 (checker or probe gaps, reported; see CHECKER_GAPS in
 #: adapters/mutants/catalogue.py): strict expected failures, so that a fix shows.
 GAPS = {

@@ -17,7 +17,7 @@ from cfconform.reference_model.rules import RULE_BY_ID
 
 JUDGE = Path(__file__).resolve().parents[2] / "judge"
 #: The modules that judge (the checker and what it calls); shrinking only replays them.
-JUDGING = ("checker.py", "compare.py", "relations.py", "runner.py", "blame.py")
+JUDGING = ("checker.py", "seen.py", "refusals.py", "compare.py", "relations.py", "runner.py", "blame.py")
 
 
 def _calls(name: str) -> list[tuple[str, ast.Call]]:
