@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cfconform.reference_model.cqs import adopt_alter, adopt_selection
+from cfconform.reference_model.cqs import adopt_alter, adopt_relief, adopt_selection
 from cfconform.reference_model.model import Model, Observed
 from cfconform.reference_model.operations import AlterOutcome, Get, Inspect, Put
 from cfconform.reference_model.outcomes import Outcome
@@ -22,8 +22,11 @@ def adopt_selections(model: Model, observed: Outcome) -> None:
     from its ``inspect``."""
     seen = observed.value.get("structures") if isinstance(observed.value, Mapping) else None
     for name, s in model.structures.items():
+        if s.relief_unseen and isinstance((seen or {}).get(name), Mapping):
+            adopt_relief(s, seen[name].get("overflow_mode"))  # type: ignore[index]
         if s.alter_unseen and isinstance((seen or {}).get(name), Mapping):
-            adopt_alter(model, s, seen[name].get("alter_pending"))  # type: ignore[index]
+            shown = seen[name]  # type: ignore[index]
+            adopt_alter(model, s, shown.get("alter_pending"), shown.get("overflow_mode"))
         if s.selection_open is not None and isinstance((seen or {}).get(name), Mapping):
             shown = seen[name]  # type: ignore[index]
             adopt_selection(model, s, shown.get("overflow_queues"), shown.get("overflow_mode"))

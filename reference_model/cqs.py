@@ -76,6 +76,7 @@ def put(model: GroupState, op: Put) -> Outcome:
         raise ConfigurationError("put.length", op.length, "an integer >= 0", "CQS-017")
     name = q.defn.name
     _adopt_unseen_overflow(model, s, name)
+    _adopt_unseen_relief(model, s, name)
     adopt_put(model, s, name)
     overflowed = _in_overflow(s, name)
     first, staged = message_parts(op.length, model.lgmsgsz, model.acct)
@@ -129,7 +130,9 @@ def put(model: GroupState, op: Put) -> Outcome:
             signals += _passing_full(model, s, signals)
     idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
     # (a scan ran over a selection never shown: overflow mode may have ended, unseen, before this put)
-    left = s.overflow_mode and s.selection_open is not None and s.selection_scanned and not s.alter_pending
+    # (or, without OVFLWSTR, a CQSDEL may have ended it unseen: see relieved)
+    scanned = s.selection_open is not None and s.selection_scanned
+    left = s.overflow_mode and (scanned or s.relief_unseen) and not s.alter_pending
     if (idle or left) and _unseen(model, s):
         s.alter_unseen = True
         if model.readings.cqs_alter == "sync":  # an alter completed unseen leaves a size of its own
@@ -286,16 +289,30 @@ def _adopt_unseen_overflow(model: GroupState, s: Structure, name: str) -> None:
         return
     if hint.outcome.ok or hint.outcome.reason != CQS_REJECTED_OVERFLOW:
         return
+    _begin_unseen(model, s, lambda q: bool(q.msgs) or q.defn.name == name)
+
+
+def _begin_unseen(model: GroupState, s: Structure, keep: Any) -> None:
+    """Overflow mode begun at a CQSPUT the implementation did not show (CQS-005): an alter started
+    unseen failed inside it.  Which queues were selected is left open among those ``keep`` admits."""
     s.alter_unseen, s.overflow_mode, s.overflow_start = False, True, model.clock
     s.overflow_seen, s.overflow_base, s.pick_due = None, _base_usage(model, s), False
-    s.selection_open = _open_candidates(model, s, lambda q: bool(q.msgs) or q.defn.name == name)
+    _overflow_room(model, s)
+    s.selection_open = _open_candidates(model, s, keep)
     s.selection_costs, s.selection_shown, s.selection_by_costs, s.overflow_queues = None, set(), False, set()
 
 
-def adopt_alter(model: GroupState, s: Structure, shown: Any) -> None:
-    """At ``inspect``: an alter the implementation may have started unseen is pending if it says so."""
-    if s.alter_unseen and not s.alter_pending and isinstance(shown, bool):
-        s.alter_pending, s.alter_unseen = shown, False
+def adopt_alter(model: GroupState, s: Structure, shown: Any, mode: Any = None) -> None:
+    """At ``inspect``: an alter the implementation may have started unseen is pending if it says so.
+    Under the ``sync`` reading it may instead have failed inside the CQSPUT (CQS-003/005): an
+    ``inspect`` showing overflow mode, no alter pending, shows overflow mode begun unseen, its
+    candidates the queues holding data objects (second reading withholding usage, cqs seed 5)."""
+    if not s.alter_unseen or s.alter_pending or not isinstance(shown, bool):
+        return
+    if not shown and mode is True and not s.overflow_mode and model.readings.cqs_alter == "sync":
+        _begin_unseen(model, s, lambda q: bool(q.msgs))
+        return
+    s.alter_pending, s.alter_unseen = shown, False
 
 
 def _selects(model: GroupState, name: str) -> bool:
@@ -377,9 +394,35 @@ def get(model: GroupState, op: Get) -> Outcome:
 
 def relieved(model: GroupState, s: Structure) -> tuple[str, ...]:
     """CQS-015: without OVFLWSTR, overflow ends once primary usage is 20% below the threshold."""
-    if s.overflow_mode and s.defn.ovflwstr is None and _below_target(model, s):
+    if not s.overflow_mode or s.defn.ovflwstr is not None:
+        return ()
+    if _below_target(model, s):
         return _end_overflow(s, model)
+    hint = model.hint
+    if hint is not None and not hint.cqs_signals and model.after(s) is None:
+        s.relief_unseen = True  # (neither usage nor CQS signals shown: it may have ended, unseen)
     return ()
+
+
+def _adopt_unseen_relief(model: GroupState, s: Structure, name: str) -> None:
+    """CQS-015 for an implementation showing neither usage nor CQS signals: a CQSPUT accepted to a
+    queue in overflow mode (no OVFLWSTR) shows that a CQSDEL since brought usage 20% below the
+    threshold and ended overflow mode unseen (:func:`relieved`); one refused shows it had not
+    (second reading withholding usage, cqs seed 5)."""
+    hint = model.hint
+    if hint is None or not s.relief_unseen or not s.overflow_mode or not _in_overflow(s, name):
+        return
+    s.relief_unseen = False
+    if hint.outcome.ok:
+        _end_overflow(s)
+
+
+def adopt_relief(s: Structure, mode: Any) -> None:
+    """At ``inspect``: overflow mode a CQSDEL may have ended unseen (:func:`relieved`) is as shown."""
+    if s.relief_unseen and isinstance(mode, bool):
+        s.relief_unseen = False
+        if not mode and s.overflow_mode:
+            _end_overflow(s)
 
 
 def _below_target(model: GroupState, s: Structure) -> bool:
@@ -403,7 +446,7 @@ def _end_overflow(s: Structure, model: GroupState | None = None) -> tuple[str, .
         maybe = s.overflow_queues | set(s.selection_open or ())
         said = tuple(f"OVERFLOW_QUEUE_OFF {s.defn.name} {q}" for q in sorted(maybe))
         said = tuple(sig for sig in said if model.hint.says(sig))
-    s.overflow_mode = False
+    s.overflow_mode, s.relief_unseen = False, False
     s.overflow_queues = set()
     s.selection_open, s.selection_scanned = None, False
     return (*said, f"OVERFLOW_OFF {s.defn.name}")

@@ -98,6 +98,7 @@ class Structure:
         "overflow_start",
         "pick_due",
         "pools",
+        "relief_unseen",
         "selection_by_costs",
         "selection_costs",
         "selection_open",
@@ -154,6 +155,9 @@ class Structure:
         #: CQS, checker mode: a CQSPUT may have reached OVFLWMAX and started an alter the
         #: implementation did not show (it reports neither the usage nor CQS's signals).
         self.alter_unseen = False
+        #: CQS, checker mode, no OVFLWSTR: a CQSDEL may have brought usage 20% below the threshold
+        #: and ended overflow mode unseen (the implementation reports neither usage nor CQS signals).
+        self.relief_unseen = False
         self.overflow_mode = False
         self.overflow_queues: set[str] = set()
         self.overflow_pools: Pools | None = None

@@ -2,7 +2,8 @@
 implementation at IMPL (a kit's ``impl.py`` with ``Server(fault, out)`` or ``Server(out)``) and, by VARIANT, declares
 no readings (``unknown``: the suite must infer them) or withholds observables it then declares
 unobserved (``none``: no usage, events, signals or inspect; ``events``: events only; ``nousage``:
-no usage).  A fair checker judges such a build only on what it shows (principle 2)."""
+no usage; ``usage``: usage only; ``nosignals``: all but the CQS signals).  A fair checker judges
+such a build only on what it shows (principle 2)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,14 @@ import io
 import json
 import sys
 
-KEEP = {"unknown": None, "none": [], "events": ["events"], "nousage": ["events", "signals", "inspect"]}
+KEEP = {
+    "unknown": None,
+    "none": [],
+    "events": ["events"],
+    "nousage": ["events", "signals", "inspect"],
+    "usage": ["usage"],
+    "nosignals": ["usage", "events", "inspect"],
+}
 
 
 def _strip(outcome: dict, keep: list[str]) -> None:
