@@ -144,7 +144,10 @@ def _monitoring_off(model: GroupState, s: Structure) -> tuple[str, ...]:
         return ()
     s.full_warning, s.full_due_since = False, None
     said = f"IXC586I {s.defn.name}"
-    return (said,) if model.hint is not None and model.hint.says(said) else ()
+    if model.hint is not None and model.hint.says(said):
+        return (said,)
+    s.full_off_unsaid = model.hint is not None  # (it may still come later: see GroupState.full_signals)
+    return ()
 
 
 def _in_use(model: GroupState, s: Structure) -> bool:

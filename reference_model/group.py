@@ -219,6 +219,9 @@ class GroupState:
         In checker mode the condition is read from the implementation's usage after the step
         (``seen``: the usage that holds, for a step that reports none and changes none).
         """
+        if s.full_off_unsaid and self.hint is not None and self.hint.says(f"IXC586I {s.defn.name}"):
+            s.full_off_unsaid = False  # (the IXC586I of a warning ended undocumented, said late)
+            return (f"IXC586I {s.defn.name}",)
         threshold = s.defn.fullthreshold
         if threshold <= 0:
             return ()
@@ -234,12 +237,12 @@ class GroupState:
             signal = _full_signal(s)
             s.full_warning, s.full_due_since = not s.full_warning, None
             return (signal,)
+        hint = self.hint
         after = self.after(s) if seen is None else seen
         high = None
         if after is not None and after[1] > 0 and after[3] > 0:  # (a structure offering nothing: open)
             eu, et, lu, lt = after
             high = _full(eu, et, lu, lt, threshold, s.full_warning)
-        hint = self.hint
         due = True if high is None else high != s.full_warning
         if high is not None and not due:
             s.full_due_since = None
@@ -249,7 +252,7 @@ class GroupState:
         if not due:
             return ()
         signal = _full_signal(s)
-        s.full_warning, s.full_due_since = not s.full_warning, None
+        s.full_warning, s.full_due_since, s.full_off_unsaid = not s.full_warning, None, False
         return (signal,)
 
     def _overdue(self, s: Structure) -> bool:

@@ -398,7 +398,9 @@ def fail_structure(model: GroupState, op: FailStructure) -> Outcome:
     s.failure_snapshot = _empty(model, s)
     s.failed = True
     signals = model.full_signals(s)
-    s.full_warning = False  # the structure is gone: whether z/OS says IXC586I for it is not documented
+    # the structure is gone: whether z/OS says IXC586I for it, now or later, is not documented
+    s.full_off_unsaid = model.hint is not None and s.full_warning
+    s.full_warning = False
     return Outcome("fail_structure", rules=("RECOVERY-002", "RECOVERY-004"), signals=signals)
 
 

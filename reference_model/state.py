@@ -88,6 +88,7 @@ class Structure:
         "failed",
         "failure_snapshot",
         "full_due_since",
+        "full_off_unsaid",
         "full_warning",
         "offload_plan",
         "overflow_base",
@@ -151,6 +152,9 @@ class Structure:
         #: Checker mode, ``deferred`` reading: the virtual time since which the implementation's usage has
         #: called for IXC585E/IXC586I without the message (None: nothing pending).
         self.full_due_since: int | None = None
+        #: Checker mode: an IXC585E warning ended where no document says whether z/OS issues IXC586I
+        #: (the structure failed, or monitoring was switched off): it may still come, later.
+        self.full_off_unsaid = False
         self.alter_pending = False
         #: CQS, checker mode: a CQSPUT may have reached OVFLWMAX and started an alter the
         #: implementation did not show (it reports neither the usage nor CQS's signals).

@@ -1,5 +1,5 @@
-"""The gate against the fourth to seventh readings (examples/fourth-, sixth- and seventh-reading in
-Python, examples/fifth-reading in Node.js): implementations written from
+"""The gate against the fourth to eighth readings (examples/fourth-, sixth-, seventh- and
+eighth-reading in Python, examples/fifth-reading in Node.js): implementations written from
 the documents alone, each with readings, accounting and choices of its own.  Each trace here once
 drew a false verdict on one of them; replayed through the one checker it passes (or ends
 unjudged).  A trace marked
@@ -25,6 +25,7 @@ COMMANDS = {
     "fifth": ["node", str(ROOT / "examples" / "fifth-reading" / "impl.js")],
     "sixth": [sys.executable, str(ROOT / "examples" / "sixth-reading" / "impl.py")],
     "seventh": [sys.executable, str(ROOT / "examples" / "seventh-reading" / "impl.py")],
+    "eighth": [sys.executable, str(ROOT / "examples" / "eighth-reading" / "impl.py")],
 }
 TRACES = [
     (reading, path)
