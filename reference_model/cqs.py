@@ -127,7 +127,7 @@ def put(model: GroupState, op: Put) -> Outcome:
         rules += ("CQS-006", "CQS-007")
         if more and s.defn.ovflwstr is not None:
             signals += _passing_full(model, s, signals)
-    idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
+    idle = _may_alter(s)
     # (a scan ran over a selection never shown: overflow mode may have ended, unseen, before this put)
     left = s.overflow_mode and s.selection_open is not None and s.selection_scanned and not s.alter_pending
     if (idle or left) and _unseen(model, s):
@@ -144,6 +144,12 @@ def put(model: GroupState, op: Put) -> Outcome:
         else:
             s.alter_pending = True
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _may_alter(s: Structure) -> bool:
+    """CQS-003/016: whether a CQSPUT reaching OVFLWMAX starts an alter: on a queue structure (not a
+    resource one) with no alter pending, not in overflow mode."""
+    return not s.defn.resource and not s.alter_pending and not s.overflow_mode
 
 
 def _in_overflow(s: Structure, name: str) -> bool:

@@ -32,6 +32,7 @@ from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCT
 from cfconform.reference_model.state import Structure
 
 from .kit import Mutant, Patched, chain, evolve, family, force_evolve, lenient, post, pre, rebind, rebound, state, wrap
+from .mq_common import structure_of
 
 PRIM = "PRIM"
 
@@ -63,11 +64,9 @@ def get(queue: str) -> Get:
     return Get("QM01", queue)
 
 
-def _structure_of(model: Model, queue: str) -> Structure:
-    return model.structures[model.queues[queue].defn.cfstruct]  # type: ignore[index]
-
-
 def set_ovflwmax(fn: Callable[[int | None], int | None]) -> Callable[[Model], None]:
+    """Every structure's OVFLWMAX read as ``fn(OVFLWMAX)``."""
+
     def install(model: Model) -> None:
         for s in model.structures.values():
             s.defn = force_evolve(s.defn, {"ovflwmax": fn(s.defn.ovflwmax)})
@@ -102,22 +101,18 @@ def _with_staging(model: Model, s: Structure) -> list[tuple[str, int, int]]:
     return sorted((c for c in found if c[1]), key=lambda c: (-c[2], -c[1], c[0]))
 
 
-def resignal_alter(model: Model, op: Put, out: Outcome) -> Outcome:
-    s = _structure_of(model, op.queue)
-    signal = f"ALTER {s.defn.name}"
-    if out.ok and s.alter_pending and signal not in out.signals and cqs._usage(model, s) >= s.defn.effective_ovflwmax:
-        return evolve(out, signals=(*out.signals, signal), rules=(*out.rules, "CQS-003"))
-    return out
-
-
-def overflow_without_alter(model: Model, op: Put, out: Outcome) -> Outcome:
-    s = _structure_of(model, op.queue)
-    signal = f"ALTER {s.defn.name}"
-    if signal not in out.signals:
-        return out
-    failed = cqs.alter_outcome(model, AlterOutcome(s.defn.name, False))
-    signals = tuple(x for x in out.signals if x != signal) + failed.signals
+def _then_failed(model: Model, out: Outcome, name: str) -> Outcome:
+    """``out`` followed at once by z/OS failing structure ``name``'s alter (overflow mode), as one outcome
+    without the ALTER signal."""
+    model.structures[name].alter_pending = True
+    failed = cqs.alter_outcome(model, AlterOutcome(name, False))
+    signals = tuple(x for x in out.signals if x != f"ALTER {name}") + failed.signals
     return evolve(out, signals=signals, rules=(*out.rules, *failed.rules), usage=failed.usage)
+
+
+def _altering(model: Model, op: Put, out: Outcome) -> Outcome:
+    name = structure_of(model, op.queue).defn.name  # type: ignore[union-attr]
+    return _then_failed(model, out, name) if f"ALTER {name}" in out.signals else out
 
 
 def _unchanged(rule: str, signals: bool = True) -> Callable[..., Outcome]:
@@ -131,48 +126,30 @@ def _unchanged(rule: str, signals: bool = True) -> Callable[..., Outcome]:
     return answer
 
 
-def overflow_after_success(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
-    if not (op.success and out.ok):
-        return out
-    model.structures[op.cfstruct].alter_pending = True
-    failed = cqs.alter_outcome(model, AlterOutcome(op.cfstruct, False))
-    return evolve(out, rules=(*out.rules, *failed.rules), signals=out.signals + failed.signals, usage=failed.usage)
-
-
-def deferred_selection() -> Callable[[Model], None]:
-    """CQS-008: the failing alter only sets overflow mode; queues are selected at the next request."""
-
-    def fail_only(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
-        s.overflow_mode, s.overflow_start = True, model.clock
-        s.overflow_base = cqs._usage(model, s)
-        state(model, "deferred").setdefault("names", set()).add(s.defn.name)
-        return Outcome(
-            "alter_outcome", rules=("CQS-005",), signals=(f"OVERFLOW_ON {s.defn.name}",), usage=s.pools.as_tuple()
-        )
-
-    def select_late(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
-        def handler(model: Model, op: Any) -> Outcome:
-            signals: tuple[str, ...] = ()
-            for name in sorted(state(model, "deferred").pop("names", ())):
-                s = model.structures[name]
-                approved = cqs.select(model, s)
-                s.overflow_queues = set(approved)
-                signals += tuple(f"OVERFLOW_QUEUE {name} {n}" for n in approved)
-                if s.defn.ovflwstr is not None:
-                    cqs._move(model, s, approved)
-                    if not approved:
-                        signals += cqs._end_overflow(s)
-            out = original(model, op)
-            return evolve(out, signals=signals + out.signals) if signals else out
-
-        return handler
-
-    return chain(
-        rebound(AlterOutcome, _overflow=fail_only),
-        wrap(Put, select_late),
-        wrap(Get, select_late),
-        wrap(AdvanceClock, select_late),
+def _fail_only(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
+    """CQS-008 fault: the failing alter only sets overflow mode (queues are selected at the next request)."""
+    s.overflow_mode, s.overflow_start, s.overflow_base = True, model.clock, cqs._usage(model, s)
+    state(model, "deferred")[s.defn.name] = True
+    return Outcome(
+        "alter_outcome", rules=("CQS-005",), signals=(f"OVERFLOW_ON {s.defn.name}",), usage=s.pools.as_tuple()
     )
+
+
+def _select_late(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
+    def handler(model: Model, op: Any) -> Outcome:
+        signals: tuple[str, ...] = ()
+        for name in sorted(state(model, "deferred")):
+            s = model.structures[name]
+            s.overflow_queues = set(approved := cqs.select(model, s))
+            signals += tuple(f"OVERFLOW_QUEUE {name} {n}" for n in approved)
+            if s.defn.ovflwstr is not None:
+                cqs._move(model, s, approved)
+                signals += () if approved else cqs._end_overflow(s)
+        state(model, "deferred").clear()
+        out = original(model, op)
+        return evolve(out, signals=signals + out.signals) if signals else out
+
+    return handler
 
 
 def unselected_where(when: Callable[[Structure], bool], fenced: Any = lambda s: False) -> Callable[[Model], None]:
@@ -188,8 +165,10 @@ def full_instead_of_fenced(model: Model, op: Put, out: Outcome) -> Outcome:
 
 
 def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
-    s = _structure_of(model, op.queue)
-    if not out.ok or s.defn.ovflwstr is None or op.queue not in s.overflow_queues or model.queues[op.queue].msgs:
+    s = structure_of(model, op.queue)
+    if not out.ok or s is None or s.defn.ovflwstr is None or op.queue not in s.overflow_queues:
+        return out
+    if model.queues[op.queue].msgs:
         return out
     s.overflow_queues.discard(op.queue)
     signals = (f"OVERFLOW_QUEUE_OFF {s.defn.name} {op.queue}",)
@@ -263,10 +242,7 @@ def without_pseudo_queue(model: Model, op: AlterOutcome, out: Outcome) -> Outcom
 
 
 def with_lgmsgsz(fn: Callable[[int], int]) -> Callable[[Model], None]:
-    def install(model: Model) -> None:
-        model.lgmsgsz = fn(model.config.lgmsgsz)
-
-    return install
+    return lambda m: setattr(m, "lgmsgsz", fn(m.config.lgmsgsz))
 
 
 def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]:
@@ -276,13 +252,9 @@ def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]
 
 def usage_metric_by_step(alter: str, exit_: str) -> Callable[[Model], None]:
     """Mixed reading: one cqs_usage_metric for the OVFLWMAX check, another for leaving overflow."""
-    leave = rebind(
-        cqs.relieved,
-        _below_target=rebind(
-            cqs._below_target, _metric=lambda model: exit_, _usage=lambda model, s: model.usage(s, exit_)
-        ),
-    )
+    below = rebind(cqs._below_target, _metric=lambda model: exit_, _usage=lambda model, s: model.usage(s, exit_))
     reach = rebind(cqs._threshold_reached, _metric=lambda model: alter)
+    leave = rebind(cqs.relieved, _below_target=below)
     return chain(rebound(Put, _threshold_reached=reach), rebound(Get, relieved=leave))
 
 
@@ -299,12 +271,9 @@ def _reached(usage: Callable[[Model, Structure], float], strict: bool = False) -
 
 
 def _exit_kept(when_removed_only: bool) -> Any:
-    def fn(model: Model, op: SetOverflowExit) -> Outcome | None:
-        if op.vetoes is None or not when_removed_only:
-            return Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))
-        return None
-
-    return pre(SetOverflowExit, fn)
+    """SET OVERFLOW EXIT acknowledged but the exit in force kept (``when_removed_only``: only a removal)."""
+    kept = Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))
+    return pre(SetOverflowExit, lambda m, op: None if op.vetoes is not None and when_removed_only else kept)
 
 
 def _all_vetoed(model: Model) -> frozenset[str]:
@@ -344,13 +313,14 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("003-b", "An alter outcome arriving with no alter pending is acted on.", cfg(initsize=6147, size=6151), [GROW],
      pre(AlterOutcome, lambda m, op: setattr(m.structures[op.cfstruct], "alter_pending", True))),
     ("003-c", "Every put at or above OVFLWMAX starts another alter while one is pending.", cfg(ovflwmax=25),
-     [put("Q1", 0), put("Q1", 0)], post(Put, resignal_alter)),
+     [put("Q1", 0), put("Q1", 0)], rebound(Put, _may_alter=lambda s: not s.defn.resource and not s.overflow_mode)),
     ("003-d", "Reaching OVFLWMAX enters overflow mode at once, without trying an alter.", cfg(), [put("Q1", 600)],
-     post(Put, overflow_without_alter)),
+     post(Put, _altering)),
     ("004-a", "A successful alter does not grow the primary structure.", cfg(initsize=6147, size=6151),
      [put("Q1", 600), GROW, Inspect()], rebound(AlterOutcome, _altered=_unchanged("CQS-004"))),
     ("004-b", "A successful alter still puts the structure into overflow mode.", cfg(initsize=6147, size=6151),
-     [put("Q1", 600), GROW], post(AlterOutcome, overflow_after_success)),
+     [put("Q1", 600), GROW],
+     post(AlterOutcome, lambda m, op, o: _then_failed(m, o, op.cfstruct) if op.success and o.ok else o)),
     ("004-c", "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
      cfg(initsize=6147, size=6151), [put("Q1", 600), AlterOutcome(PRIM, True, 6148), Inspect()],
      rebound(AlterOutcome, _altered=lambda m, s, size_kb: cqs._altered(m, s, None))),
@@ -371,7 +341,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      [Inspect(), *(put(q, 0) for q in ELEVEN[:10] for _ in range(2)), put("Q11", 0), FAIL],
      selecting(target=lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
     ("008-a", "Queues are selected at the next request after the failed alter, not within it.", cfg(), FILL,
-     deferred_selection()),
+     chain(rebound(AlterOutcome, _overflow=_fail_only), *(wrap(t, _select_late) for t in (Put, Get, AdvanceClock)))),
     ("009-a", "The Queue Overflow exit's veto is ignored.", cfg(exit=("Q1",)), FILL,
      selecting(_vetoes=lambda model: frozenset())),
     ("009-b", "A vetoed candidate ends the selection instead of being skipped.",
