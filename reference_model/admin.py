@@ -123,8 +123,7 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
     if dormant and model.hint is not None and not model.hint.outcome.ok:
         return Outcome("alter_structure", False, model.hint.outcome.reason, ("OFFLOAD-007",))
     lowered = new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3
-    guarded = s.defn.cflevel < 5 or model.readings.cflevel5_decrease == "guarded"
-    if lowered and guarded and _in_use(model, s):
+    if lowered and _guarded(model, s.defn.cflevel, new.cflevel) and _in_use(model, s):
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     s.defn = new
     ranges = tuple(dict.fromkeys(RANGE_RULES[key] for key, _ in op.changes if key in RANGE_RULES))
@@ -145,6 +144,12 @@ def _monitoring_off(model: GroupState, s: Structure) -> tuple[str, ...]:
     s.full_warning, s.full_due_since = False, None
     said = f"IXC586I {s.defn.name}"
     return (said,) if model.hint is not None and model.hint.says(said) else ()
+
+
+def _guarded(model: GroupState, old: int, new: int) -> bool:
+    """CFLEVEL-009: whether lowering CFLEVEL from ``old`` (3 or more) to ``new`` needs the structure's
+    queues empty: from 3 or 4, and from 5 under the ``cflevel5_decrease`` reading."""
+    return old < 5 or model.readings.cflevel5_decrease == "guarded"
 
 
 def _in_use(model: GroupState, s: Structure) -> bool:

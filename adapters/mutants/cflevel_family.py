@@ -15,7 +15,7 @@ from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
 from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
-from .kit import Mutant, family, lenient, pre, rebind, rebound, refuse, wrap
+from .kit import Mutant, family, lenient, rebound, refuse
 from .mq_common import (
     alter,
     as_nonpersistent,
@@ -31,19 +31,11 @@ from .mq_common import (
     rules,
     sd,
     structure_of,
-    with_defn,
 )
 
 
 def _cflevel_is(*levels: int) -> Any:
     return lambda model, op: structure_of(model, op.queue).defn.cflevel in levels  # type: ignore[union-attr]
-
-
-def _maxmsgl_unchecked(model: Model, op: Put) -> Any:
-    q = model.queues[op.queue]
-    return (
-        None if op.length <= q.defn.maxmsgl else with_defn(q, {"maxmsgl": 100 * 1024 * KB}, lambda: mq.put(model, op))
-    )
 
 
 def _cflevel_first(limit_level: int) -> Any:
@@ -58,19 +50,6 @@ def _cflevel_first(limit_level: int) -> Any:
 
 def _committed_in_use(model: Model, s: Any) -> bool:
     return any(not m.uncommitted for q in model.queues.values() if q.defn.cfstruct == s.defn.name for m in q.msgs)
-
-
-_unguarded_alter = rebind(admin.alter_structure, _in_use=lambda model, s: False)
-
-
-def _guard_below_3_only(original: Any) -> Any:
-    """CFLEVEL-009 fault: the emptiness check guards only a decrease to below CFLEVEL(3)."""
-
-    def handler(model: Model, op: AlterStructure) -> Any:
-        new = dict(op.changes).get("cflevel")
-        return _unguarded_alter(model, op) if new is not None and new >= 3 else original(model, op)
-
-    return handler
 
 
 # fmt: off
@@ -116,7 +95,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("007-b", "CFLEVEL can be lowered to 2 on a RECOVER(YES) structure.", one(cflevel=3, recover=True),
      [alter(cflevel=2)], lenient(AlterStructure, "CFLEVEL-007")),
     ("008-a", "MAXMSGL is not enforced.", mq_config(queues=[qd(maxmsgl=100)]), [put(101)],
-     pre(Put, _maxmsgl_unchecked)),
+     refusing(lambda *a: [o for o in mq._refusals(*a) if "CFLEVEL-008" not in o.rules])),
     ("008-b", "A message of exactly MAXMSGL bytes is rejected.", mq_config(queues=[qd(maxmsgl=100)]), [put(100)],
      refuse(Put, lambda m, op: op.length == m.queues[op.queue].defn.maxmsgl, "put", rc.MQRC_MSG_TOO_BIG_FOR_Q,
             "CFLEVEL-008")),
@@ -129,6 +108,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("009-c", "Uncommitted puts do not count when checking that the queues are empty.", one(cflevel=3),
      [put(syncpoint=True), alter(cflevel=2)], rebound(AlterStructure, _in_use=_committed_in_use)),
     ("009-d", "Only a decrease to below CFLEVEL(3) needs empty queues (4 to 3 is let through).", one(cflevel=4),
-     [put(), alter(cflevel=3)], wrap(AlterStructure, _guard_below_3_only)),
+     [put(), alter(cflevel=3)],
+     rebound(AlterStructure, _guarded=lambda m, old, new: new < 3 and admin._guarded(m, old, new))),
 )
 # fmt: on
