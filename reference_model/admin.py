@@ -25,6 +25,7 @@ from .validation import (
 )  # fmt: skip
 
 if TYPE_CHECKING:
+    from .config import StructureDef
     from .group import GroupState
     from .operations import (
         AlterQueue,
@@ -204,7 +205,7 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
         return invalid(
             "setxcf_alter", ConfigurationError("setxcf_alter.size_kb", new, "an integer >= 1", "CAPACITY-008")
         )
-    if new > d.size_kb:
+    if _above_size(d, new):
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-005",))
     if s.alter_pending and model.hint is not None and not model.hint.outcome.ok:
         # an operator's alter while CQS's own is in progress: no document says whether z/OS takes it
@@ -257,6 +258,11 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
         signals += ended
         rules += ("CQS-015",) if ended else ()
     return Outcome("setxcf_alter", rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _above_size(d: StructureDef, new: int) -> bool:
+    """CAPACITY-005: SETXCF ALTER cannot take a structure above its SIZE."""
+    return new > d.size_kb
 
 
 def _below_use(model: GroupState, s: Structure, entries: int, elements: int) -> bool:

@@ -897,13 +897,18 @@ def _altered(model: GroupState, s: Structure, size_kb: int | None) -> Outcome:
     from .accounting import pool_totals
 
     new = s.defn.size_kb if size_kb is None else size_kb
-    if not isinstance(new, int) or not s.size_kb <= new <= s.defn.size_kb:
+    if not isinstance(new, int) or not _alterable_to(s, new):
         err = ConfigurationError("alter_outcome.size_kb", new, f"{s.size_kb}..{s.defn.size_kb}", "CAPACITY-005")
         return Outcome("alter_outcome", False, CMD_INVALID, (err.rule_id,), value=err.to_record())
     s.alter_pending = False
     s.size_kb, s.size_known, s.size_range = new, True, None  # (an earlier contraction's range is over)
     s.pools.entries_total, s.pools.elements_total = pool_totals(new, s.defn.ratio, model.acct)
     return Outcome("alter_outcome", rules=("CQS-004",), signals=model.full_signals(s), usage=s.pools.as_tuple())
+
+
+def _alterable_to(s: Structure, new: int) -> bool:
+    """CAPACITY-004/005: z/OS alters a structure to a size from its current one up to its SIZE."""
+    return s.size_kb <= new <= s.defn.size_kb
 
 
 def _scanned(model: GroupState, s: Structure, start: int, end: int) -> bool:

@@ -12,7 +12,6 @@ from typing import Any
 
 from cfconform.reference_model import cqs, group, mq
 from cfconform.reference_model import outcomes as rc
-from cfconform.reference_model.accounting import pool_totals
 from cfconform.reference_model.model import FULL_MONITOR_BOUND, Model
 from cfconform.reference_model.operations import (
     AdvanceClock,
@@ -30,7 +29,7 @@ from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Queue, Structure
 
 from .cqs_family import cfg as cqs_cfg
-from .kit import Mutant, evolve, family, lenient, post, pre, reason_for, rebind, rebound, refuse, wrap
+from .kit import evolve, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse, wrap
 from .mq_common import get, mq_config, one, put, reject_alter, rules, sd
 
 
@@ -71,22 +70,6 @@ def _drop_signal(op_type: type, prefix: str) -> Any:
     return post(op_type, lambda m, op, o: evolve(o, signals=tuple(x for x in o.signals if not x.startswith(prefix))))
 
 
-def _resized(model: Model, s: Structure, size_kb: int, kind: str = "setxcf_alter", rule: str = "CAPACITY-004") -> Any:
-    s.size_kb = size_kb
-    s.pools.entries_total, s.pools.elements_total = pool_totals(size_kb, s.defn.ratio, model.acct)
-    return Outcome(kind, rules=(rule,), signals=model.full_signals(s), usage=s.pools.as_tuple())
-
-
-def _setxcf(when: Callable[[Model, Structure, int], bool]) -> Any:
-    """SETXCF ALTER carried out unchecked where ``when(model, s, size)`` holds."""
-
-    def fn(model: Model, op: SetxcfAlter) -> Any:
-        s = model.structures[op.cfstruct]
-        return _resized(model, s, op.size_kb) if when(model, s, op.size_kb) else None
-
-    return pre(SetxcfAlter, fn)
-
-
 def _setxcf_refused(when: Callable[[Structure, int], bool], rule: str) -> Any:
     test = lambda m, op: when(m.structures[op.cfstruct], op.size_kb)  # noqa: E731
     return refuse(SetxcfAlter, test, "setxcf_alter", rc.CMD_OUT_OF_RANGE, rule)
@@ -107,22 +90,8 @@ def _keep_pools_in_use(original: Any) -> Any:
     return handler
 
 
-def _cqs_above_size(model: Model, op: AlterOutcome) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if not (op.success and s.alter_pending and op.size_kb is not None and op.size_kb > s.defn.size_kb):
-        return None
-    s.alter_pending = False
-    return _resized(model, s, op.size_kb, "alter_outcome", "CQS-004")
-
-
-def _below_initsize_when_empty(model: Model, op: SetxcfAlter) -> Outcome | None:
-    """Mixed reading: below INITSIZE is accepted on an empty structure, rejected otherwise."""
-    s = model.structures[op.cfstruct]
-    if not 1 <= op.size_kb < s.defn.effective_initsize_kb:
-        return None
-    if s.pools.entries_used:
-        return Outcome("setxcf_alter", False, rc.CMD_OUT_OF_RANGE, ("CAPACITY-006",))
-    return _resized(model, s, op.size_kb)
+def _in_use(model: Model, op: SetxcfAlter) -> int:
+    return model.structures[op.cfstruct].pools.entries_used
 
 
 def _size_zero(model: Model, op: SetxcfAlter) -> Outcome | None:
@@ -170,7 +139,7 @@ _EXCEEDS = lambda eu, et, lu, lt, th, w: 100 * eu > th * et or 100 * lu > th * l
 _CQS_FREE = lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign)  # noqa: E731
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "CAPACITY",
     ("001-a", "Only a free list entry is checked, not free elements: an oversized put is accepted.",
      mq_config(TINY), [put(1000)], _room_with(lambda pools, entries, elements: pools[0] + entries <= pools[1])),
@@ -208,15 +177,17 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("004-c", "SETXCF ALTER to exactly INITSIZE is rejected.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6147)],
      _setxcf_refused(lambda s, kb: kb == s.defn.effective_initsize_kb and kb < s.defn.size_kb, "CAPACITY-006")),
     ("005-a", "SETXCF ALTER above SIZE is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6161)],
-     _setxcf(lambda m, s, kb: kb > s.defn.size_kb)),
+     rebound(SetxcfAlter, _above_size=lambda d, new: False)),
     ("005-b", "CQS accepts an alter outcome growing the primary beyond SIZE.", cqs_cfg(initsize=6147, size=6151),
-     [Put("QM01", "Q1", 600), AlterOutcome("PRIM", True, 6152)], pre(AlterOutcome, _cqs_above_size)),
+     [Put("QM01", "Q1", 600), AlterOutcome("PRIM", True, 6152)],
+     rebound(AlterOutcome, _altered=rebind(cqs._altered, _alterable_to=lambda s, new: new >= s.size_kb))),
     ("006-a", "SETXCF ALTER contracts a structure below the storage in use.", mq_config(GROWABLE),
      [SetxcfAlter("APP1", 6151), put(1200), SetxcfAlter("APP1", 6147)],
      rebound(SetxcfAlter, _below_use=lambda *_: False)),
     ("006-b", "Mixed reading: below INITSIZE accepted on an empty structure, rejected otherwise.",
      one(initsize_kb=6152, size=6160), [SetxcfAlter("APP1", 6150), put(), SetxcfAlter("APP1", 6151)],
-     pre(SetxcfAlter, _below_initsize_when_empty), ("alter_below_initsize",)),
+     reading(SetxcfAlter, alter_below_initsize=lambda m, op: "rejected" if _in_use(m, op) else "accepted"),
+     ("alter_below_initsize",)),
     ("008-a", "SETXCF ALTER to size 0 is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 0)],
      pre(SetxcfAlter, _size_zero)),
     ("008-b", "DEFINE CFSTRUCT with INITSIZE above SIZE is accepted.", one(),

@@ -15,7 +15,7 @@ from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
 from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
-from .kit import Mutant, family, lenient, rebound, refuse
+from .kit import family, lenient, rebound, refuse
 from .mq_common import (
     alter,
     as_nonpersistent,
@@ -53,7 +53,7 @@ def _committed_in_use(model: Model, s: Any) -> bool:
 
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "CFLEVEL",
     ("001-a", "CFLEVEL(6) is accepted.", one(cflevel=3), [alter(cflevel=6)], lenient(AlterStructure, "CFLEVEL-001")),
     ("001-b", "CFLEVEL(5) is rejected (upper bound taken as exclusive).", one(cflevel=4), [alter(cflevel=5)],

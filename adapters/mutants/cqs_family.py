@@ -31,7 +31,7 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
 from cfconform.reference_model.state import Structure
 
-from .kit import Mutant, Patched, chain, evolve, family, force_evolve, lenient, post, pre, rebind, rebound, state, wrap
+from .kit import Patched, chain, evolve, family, force_evolve, lenient, post, pre, reading, rebind, rebound, state, wrap
 from .mq_common import structure_of
 
 PRIM = "PRIM"
@@ -250,14 +250,6 @@ def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]
     return rebound(Get, relieved=rebind(cqs.relieved, _below_target=rebind(cqs._below_target, target=goal)))
 
 
-def usage_metric_by_step(alter: str, exit_: str) -> Callable[[Model], None]:
-    """Mixed reading: one cqs_usage_metric for the OVFLWMAX check, another for leaving overflow."""
-    below = rebind(cqs._below_target, _metric=lambda model: exit_, _usage=lambda model, s: model.usage(s, exit_))
-    reach = rebind(cqs._threshold_reached, _metric=lambda model: alter)
-    leave = rebind(cqs.relieved, _below_target=below)
-    return chain(rebound(Put, _threshold_reached=reach), rebound(Get, relieved=leave))
-
-
 def _entries_pct(model: Model, s: Structure) -> float:
     eu, et, _, _ = model.pools(s)
     return 100.0 * eu / et if et else 100.0
@@ -296,7 +288,7 @@ BIG = 3840  # with LGMSGSZ(384): a first part of 2 elements and 9 staging parts 
 FILL = [put("Q1", 600), FAIL]  # fills the primary, and the alter fails: overflow mode
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "CQS",
     ("001-a", "OVFLWMAX defaults to 80% instead of 70%.", cfg(), [put("Q1", 600), Inspect()],
      set_ovflwmax(lambda v: 80 if v is None else v)),
@@ -402,7 +394,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      _reached(lambda model, s: model.usage(s, "combined"))),
     ("020-c", "Mixed reading: data elements for the OVFLWMAX check, max(entries, elements) for leaving overflow mode.",
      cfg(size=6149, ratio=6, ovflwmax=50, ovflwstr=None), [put("Q1", 1152), put("Q1", 0), FAIL, get("Q1")],
-     usage_metric_by_step("elements", "max"), ("cqs_usage_metric",)),
+     reading(Get, cqs_usage_metric="max"), ("cqs_usage_metric",)),
     ("021-a", "LGMSGSZ is used as given, not rounded up to a multiple of 4.", cfg(lgmsgsz=126), [put("Q1", 128)],
      with_lgmsgsz(lambda v: min(v, 30632))),
     ("021-b", "LGMSGSZ is not capped at 30632 bytes.", cfg(size=6400, lgmsgsz=32000), [put("Q1", 31000), Inspect()],

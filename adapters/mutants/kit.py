@@ -244,6 +244,18 @@ def during(op_type: type, target: Callable[[Model, Any], Any], **values: Any) ->
     return around(op_type, before, after)
 
 
+def reading(op_type: type, **choose: Any) -> Install:
+    """``op_type`` handled under other readings (a mixed-reading fault): each ``choose[name]`` a reading, or
+    ``fn(model, op)`` giving one."""
+
+    def before(model: Model, op: Any) -> Readings:
+        saved = model.readings
+        model.readings = attrs.evolve(saved, **{k: f(model, op) if callable(f) else f for k, f in choose.items()})
+        return saved
+
+    return around(op_type, before, lambda model, op, saved: setattr(model, "readings", saved))
+
+
 def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: int, rule: str) -> Install:
     """Refuse ``op_type`` with ``reason`` under ``rule`` where ``when(model, op)`` holds."""
     return pre(op_type, lambda m, op: Outcome(kind, False, reason, (rule,)) if when(m, op) else None)

@@ -22,7 +22,7 @@ from cfconform.reference_model.config import StructureDef
 from cfconform.reference_model.operations import AlterStructure
 from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
-from .kit import Mutant, family, lenient, rebind, wrap
+from .kit import family, lenient, rebind, wrap
 from .mq_common import alter, deciding, mq_config, one, put, reject_alter, rules, sd
 
 DEFAULT_RULES = {k: getattr(StructureDef("X"), k) for k in (f"offld{n}{f}" for n in (1, 2, 3) for f in ("th", "sz"))}
@@ -70,7 +70,7 @@ def _forced(limit: Any) -> Any:
 
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "OFFLOAD",
     ("001-a", "Only two rule pairs: OFFLD3TH/OFFLD3SZ is never applied.",
      one(**rules(None, None, (0, 0))), [put(1), put(1)], _only(lambda n, th, sz: n < 3)),

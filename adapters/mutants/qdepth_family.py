@@ -35,7 +35,6 @@ from cfconform.reference_model.outcomes import EventMessage, Outcome
 from cfconform.reference_model.state import Queue
 
 from .kit import (
-    Mutant,
     Patched,
     chain,
     evolve,
@@ -43,6 +42,7 @@ from .kit import (
     lenient,
     post,
     pre,
+    reading,
     reason_for,
     rebind,
     rebound,
@@ -94,13 +94,6 @@ def _correl_each(model: Model, q: Queue, kind: str, detector: str) -> tuple[Even
         return found
     model.correl += len(found) - 1
     return tuple(attrs.evolve(e, correl=e.correl + i) for i, e in enumerate(found))
-
-
-def qfull_disables_hi_on_shared(model: Model, q: Queue, kind: str) -> None:
-    """Mixed qfull_hi_flag: 'disabled' on shared queues, 'unchanged' on nonshared ones."""
-    events._toggle(model, q, kind)
-    if kind == "QFULL" and q.defn.cfstruct is not None:
-        q.hi = False
 
 
 def cumulative_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
@@ -210,7 +203,7 @@ _FULL = {"maxdepth": 0, "qdpmaxev": True}
 _LOCAL = {"maxdepth": 4, "qdepthhi": 25, "qdphiev": True}
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "QDEPTH",
     ("001-a", "Queue Depth High only when depth exceeds QDEPTHHI, not when it reaches it.", cfg(), [put()],
      thresholds(high=lambda d, pct, md, reading: 100 * d > pct * md)),
@@ -249,7 +242,9 @@ MUTANTS: tuple[Mutant, ...] = family(
      _toggles({"QFULL": {"hi": True, "lo": True, "max": False}})),
     ("006-d", "Mixed reading: Queue Full disables QDPHIEV on shared queues only.",
      cfg(q1(**_FULL, qdphiev=True), qd("Q2", None, qmgr="QM01", maxdepth=0, qdphiev=True, qdpmaxev=True)),
-     [put(), put(queue="Q2"), Inspect()], fire_with(_toggle=qfull_disables_hi_on_shared), ("qfull_hi_flag",)),
+     [put(), put(queue="Q2"), Inspect()],
+     reading(Put, qfull_hi_flag=lambda m, op: "disabled" if m.queues[op.queue].defn.cfstruct else "unchanged"),
+     ("qfull_hi_flag",)),
     ("007-a", "Shared-queue switches are not toggled when the detecting queue manager has PERFMEV(DISABLED).",
      cfg(perfmev_disabled=("QM01",)), [put(), Inspect()],
      firing(lambda m, q, kind, det: events.fire(m, q, kind, det) if m.qmgrs[det].perfmev else ())),

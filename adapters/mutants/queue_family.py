@@ -14,7 +14,7 @@ from cfconform.reference_model.operations import Backout, Commit, Get, Inspect, 
 from cfconform.reference_model.outcomes import MQRC_NO_MSG_AVAILABLE, Outcome
 
 from .cqs_family import cfg as cqs_cfg
-from .kit import Mutant, around, during, evolve, family, post, pre, rebind, rebound
+from .kit import around, during, evolve, family, post, pre, rebind, rebound
 from .mq_common import get, mq_config, one, put, qd, sd, structure_of, with_defn
 
 
@@ -83,7 +83,7 @@ _qmgr = lambda model, op: model.qmgrs[op.qmgr]  # noqa: E731
 _COMMIT_ALL = lambda model, qm, commit: mq._settle(model, qm, True)  # noqa: E731
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "QUEUE",
     ("001-a", "Gets return the newest message first (LIFO).", one(), [put(tag=1), put(tag=2), get()],
      rebound(Get, enumerate=lambda msgs: reversed(list(enumerate(msgs))))),

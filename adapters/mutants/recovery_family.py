@@ -17,7 +17,7 @@ from cfconform.reference_model.operations import Backup, FailStructure, Get, Ins
 from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Message, Queue, Structure
 
-from .kit import Mutant, around, chain, during, family, post, pre, reason_for, rebind, rebound, refuse, state, wrap
+from .kit import around, chain, during, family, post, pre, reason_for, rebind, rebound, refuse, state, wrap
 from .mq_common import get, mq_config, one, put, sd, structure_of
 
 BACKUP, FAIL = Backup("QM01", "APP1"), FailStructure("APP1")
@@ -87,7 +87,7 @@ def _drop_nonpersistent_on_stop(model: Model, op: StopQmgr, out: Outcome) -> Out
 
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "RECOVERY",
     ("001-a", "BACKUP CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [BACKUP],
      rebound(Backup, _recoverable=lambda s: True)),
