@@ -22,6 +22,7 @@ from .validation import (
     UNDECIDED_BOUNDS,
     check_structure_count,
     lenient,
+    reject,
 )  # fmt: skip
 
 if TYPE_CHECKING:
@@ -84,15 +85,13 @@ def define_structure(model: GroupState, op: DefineStructure) -> Outcome:
         undecided = UNDECIDED_BOUNDS | ({"CQS-016", "TOPOLOGY-009"} if model.config.profile == "cqs" else set())
         sd = _undecided_accepted(model, undecided, lambda: _as_def(op.structure, structure_from_record))
         if sd.name in model.structures:
-            raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
+            reject("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
         # CQS fields in an MQ definition are the protocol's record, not a keyword any MQ text names:
         # refusing them is the model's choice, and an implementation that ignores them stands
         ignored = model.hint is not None and model.hint.outcome.ok
         cqs_fields = sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource
         if model.config.profile == "mq" and cqs_fields and not ignored:
-            raise ConfigurationError(
-                "define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile", "CQS-016"
-            )
+            reject("define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile", "CQS-016")
         check_structure_count([*model.structures, sd.name], "define_structure")
     except ConfigurationError as err:
         return invalid("define_structure", err)
@@ -164,12 +163,8 @@ def define_queue(model: GroupState, op: DefineQueue) -> Outcome:
         check_queue_against(model.config, qd, set(model.structures), set(model.queues))
         on_structure = sum(1 for q in model.queues.values() if q.defn.cfstruct == qd.cfstruct)
         if qd.cfstruct is not None and on_structure >= MAX_QUEUES_PER_STRUCTURE:
-            raise ConfigurationError(
-                "define_queue.cfstruct",
-                qd.cfstruct,
-                f"a structure with fewer than {MAX_QUEUES_PER_STRUCTURE} queues",
-                "TOPOLOGY-005",
-            )
+            allowed = f"a structure with fewer than {MAX_QUEUES_PER_STRUCTURE} queues"
+            reject("define_queue.cfstruct", qd.cfstruct, allowed, "TOPOLOGY-005")
     except ConfigurationError as err:
         return invalid("define_queue", err)
     model.queues[qd.name] = Queue(qd)

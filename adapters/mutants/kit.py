@@ -27,13 +27,12 @@ from typing import Any
 
 import attrs
 
-from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model import validation
+from cfconform.reference_model.config import Config
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import AlterQueue, AlterStructure, DefineStructure
 from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
 from cfconform.reference_model.readings import AMBIGUITIES, Readings
 from cfconform.reference_model.rules import RULE_BY_ID
-from cfconform.reference_model.state import Queue, Structure
 
 from ..protocol import Adapter, Capabilities
 from ..reference import ReferenceAdapter
@@ -277,9 +276,10 @@ evolve = attrs.evolve
 
 
 def lenient(op_type: type, rule: str, when: Callable[[Model, Any], bool] | None = None) -> Install:
-    """Skip the validation of ``rule``: a command (ALTER or DEFINE of a CFSTRUCT or QLOCAL) the model
-    rejects as INVALID under ``rule`` (and, if given, where ``when(model, op)`` holds, checked before
-    the command runs) is answered ok and carried out unchecked (:func:`carry_out`)."""
+    """Skip the validation of ``rule``: a definition command (DEFINE or ALTER of a CFSTRUCT or QLOCAL) the
+    model rejects as INVALID under ``rule`` (and, if given, where ``when(model, op)`` holds, checked before
+    the command runs) is carried out unchecked: again, with every rule's bounds lifted
+    (:func:`cfconform.reference_model.validation.lenient`)."""
 
     def make(original: Handler) -> Handler:
         def handler(model: Model, op: Any) -> Outcome:
@@ -287,28 +287,9 @@ def lenient(op_type: type, rule: str, when: Callable[[Model, Any], bool] | None 
             out = original(model, op)
             if not applies or out.ok or out.reason != CMD_INVALID or rule not in out.rules:
                 return out
-            carry_out(model, op)
-            return Outcome(out.kind)
+            with validation.lenient(frozenset(RULE_BY_ID)):
+                return original(model, op)
 
         return handler
 
     return wrap(op_type, make)
-
-
-def as_def(value: Any, record: Any) -> Any:
-    """The definition an unchecking implementation stores, raw records (dicts) included."""
-    return force_evolve(record, value) if isinstance(value, dict) else value
-
-
-def carry_out(model: Model, op: Any) -> None:
-    """ALTER or DEFINE of a CFSTRUCT or QLOCAL carried out without validation (a DEFINE replaces any
-    record of that name)."""
-    if isinstance(op, AlterStructure | AlterQueue):
-        target = (model.structures if isinstance(op, AlterStructure) else model.queues)[op.name]
-        target.defn = force_evolve(target.defn, dict(op.changes))
-    elif isinstance(op, DefineStructure):
-        sd = as_def(op.structure, StructureDef("X"))
-        model.structures[sd.name] = Structure(sd, model.acct)
-    else:
-        qd = as_def(op.queue, QueueDef("X"))
-        model.queues[qd.name] = Queue(qd)

@@ -13,7 +13,7 @@ from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.operations import DefineQueue, DefineStructure
 from cfconform.reference_model.outcomes import CMD_INVALID
 
-from .kit import as_def, family, lenient, refuse
+from .kit import family, lenient, refuse
 from .mq_common import one, put, qd
 
 
@@ -31,7 +31,8 @@ def _refused(op_type: type, when: Any, rule: str) -> Any:
 
 
 def _sysappl_counted_twice(model: Any, op: DefineStructure) -> bool:
-    names = [*model.structures, as_def(op.structure, StructureDef("X")).name]
+    name = op.structure["name"] if isinstance(op.structure, dict) else op.structure.name
+    names = [*model.structures, name]
     return "CSQSYSAPPL" in names and len(names) > 62
 
 
