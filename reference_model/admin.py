@@ -239,12 +239,7 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
     # (after a contraction that may have stopped short, one below its target shrinks all the same)
     if new < s.size_kb and (s.size_known or s.size_range is not None) and _below_use(model, s, entries, elements):
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
-    # a contraction may stop short of ``new`` (storage in use): no sentence says it reaches it, so in
-    # checker mode the size is the implementation's, taken from its next inspect (CAPACITY-004)
-    contracted = new < high and model.hint is not None
-    s.size_range = (new, high) if contracted else None
-    s.size_kb, s.size_known = new, not contracted
-    s.pools.entries_total, s.pools.elements_total = entries, elements
+    _resize(model, s, new, high, entries, elements)
     signals = model.full_signals(s)
     if model.config.profile == "cqs":
         from .cqs import relieved
@@ -253,6 +248,16 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
         signals += ended
         rules += ("CQS-015",) if ended else ()
     return Outcome("setxcf_alter", rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _resize(model: GroupState, s: Structure, new: int, high: int, entries: int, elements: int) -> None:
+    """CAPACITY-004: an accepted SETXCF ALTER takes the structure to ``new`` KB (``entries`` and ``elements``).
+    A contraction may stop short of ``new`` (storage in use): no sentence says it reaches it, so in checker
+    mode the size is the implementation's, taken from its next inspect (up to ``high``)."""
+    contracted = new < high and model.hint is not None
+    s.size_range = (new, high) if contracted else None
+    s.size_kb, s.size_known = new, not contracted
+    s.pools.entries_total, s.pools.elements_total = entries, elements
 
 
 def _above_size(d: StructureDef, new: int) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from types import MethodType
 from typing import Any
 
-from cfconform.reference_model import cqs, group, mq
+from cfconform.reference_model import admin, cqs, group, mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import FULL_MONITOR_BOUND, Model
 from cfconform.reference_model.operations import (
@@ -29,7 +29,7 @@ from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Queue, Structure
 
 from .cqs_family import cfg as cqs_cfg
-from .kit import evolve, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse, wrap
+from .kit import evolve, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse
 from .mq_common import get, mq_config, one, put, reject_alter, rules, sd
 
 
@@ -73,21 +73,6 @@ def _drop_signal(op_type: type, prefix: str) -> Any:
 def _setxcf_refused(when: Callable[[Structure, int], bool], rule: str) -> Any:
     test = lambda m, op: when(m.structures[op.cfstruct], op.size_kb)  # noqa: E731
     return refuse(SetxcfAlter, test, "setxcf_alter", rc.CMD_OUT_OF_RANGE, rule)
-
-
-def _keep_pools_in_use(original: Any) -> Any:
-    """CAPACITY-004 fault: a structure in use is not really altered (only an empty one is)."""
-
-    def handler(model: Model, op: SetxcfAlter) -> Outcome:
-        s = model.structures[op.cfstruct]
-        before = (s.size_kb, s.pools.entries_total, s.pools.elements_total)
-        out = original(model, op)
-        if out.ok and s.pools.entries_used:
-            s.size_kb, s.pools.entries_total, s.pools.elements_total = before
-            out = evolve(out, usage=s.pools.as_tuple())
-        return out
-
-    return handler
 
 
 def _in_use(model: Model, op: SetxcfAlter) -> int:
@@ -173,7 +158,8 @@ MUTANTS = family(
      refuse(SetxcfAlter, lambda m, op: op.size_kb > m.structures[op.cfstruct].size_kb, "setxcf_alter",
             rc.CMD_OUT_OF_RANGE, "CAPACITY-005")),
     ("004-b", "SETXCF ALTER of a structure in use is accepted but the structure keeps its size.",
-     mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), Inspect()], wrap(SetxcfAlter, _keep_pools_in_use)),
+     mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), Inspect()],
+     rebound(SetxcfAlter, _resize=lambda m, s, *a: None if s.pools.entries_used else admin._resize(m, s, *a))),
     ("004-c", "SETXCF ALTER to exactly INITSIZE is rejected.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6147)],
      _setxcf_refused(lambda s, kb: kb == s.defn.effective_initsize_kb and kb < s.defn.size_kb, "CAPACITY-006")),
     ("005-a", "SETXCF ALTER above SIZE is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6161)],

@@ -193,17 +193,6 @@ def _overflow_at_max(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
     return (cqs._overflow if at_max else _unchanged("CQS-005"))(model, s, op)
 
 
-def stay_without_queues(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
-    s = model.structures[op.cfstruct]
-    signal = f"OVERFLOW_OFF {s.defn.name}"
-    if s.defn.ovflwstr is None or signal not in out.signals:
-        return out
-    s.overflow_mode = True
-    return evolve(
-        out, signals=tuple(x for x in out.signals if x != signal), rules=tuple(r for r in out.rules if r != "CQS-014")
-    )
-
-
 def end_with_first_queue(model: Model, op: AdvanceClock, out: Outcome) -> Outcome:
     for s in model.structures.values():
         left = any(x.startswith(f"OVERFLOW_QUEUE_OFF {s.defn.name} ") for x in out.signals)
@@ -364,7 +353,7 @@ MUTANTS = family(
     ("013-d", "Overflowed queues are scanned every 10 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(600)], scan_every(600)),
     ("014-a", "Overflow mode does not end when the selection approves no queue.", cfg(exit=("Q1",)), FILL,
-     post(AlterOutcome, stay_without_queues)),
+     reading(AlterOutcome, cqs_empty_overflow="stays")),
     ("014-b", "Overflow mode ends when the first queue leaves it, though others remain.",
      cfg(size=6151, ovflwmax=0, queues=("Q1", "Q2"), lgmsgsz=128),
      [put("Q1", 1152), put("Q2", 0), FAIL, get("Q1"), AdvanceClock(900)], post(AdvanceClock, end_with_first_queue)),

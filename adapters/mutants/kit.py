@@ -261,8 +261,14 @@ def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: 
 
 
 def reason_for(op_type: type, old: Any, new: Any, when: Callable[[Model, Any], Any] | None = None) -> Install:
-    """Report ``new`` where ``op_type`` fails with ``old`` (and ``when(model, op)``, if given, holds)."""
-    return post(op_type, lambda m, op, o: evolve(o, reason=new) if o.reason == old and (not when or when(m, op)) else o)
+    """Report ``new`` where ``op_type`` fails with ``old`` (a reason, or the ID of a rule that refused it)
+    and ``when(model, op)``, if given, holds."""
+
+    def fn(model: Model, op: Any, o: Outcome) -> Outcome:
+        failed = o.reason == old or (not o.ok and old in o.rules)
+        return evolve(o, reason=new) if failed and (when is None or when(model, op)) else o
+
+    return post(op_type, fn)
 
 
 def state(model: Model, key: str) -> dict[Any, Any]:

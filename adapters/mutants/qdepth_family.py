@@ -36,6 +36,7 @@ from cfconform.reference_model.state import Queue
 
 from .kit import (
     Patched,
+    around,
     chain,
     evolve,
     family,
@@ -48,7 +49,6 @@ from .kit import (
     rebound,
     refuse,
     state,
-    wrap,
 )
 from .mq_common import get, mq_config, put, qd, sd, with_defn
 
@@ -106,22 +106,17 @@ def group_totals_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMe
     return EventMessage(qmgr, kind, q.defn.name, correl, enq, deq)
 
 
-def ignoring_switch(op_type: type, switch: str, kind: str) -> Callable[[Model], None]:
-    """The event is checked whether or not its switch is enabled."""
+def ignoring_switch(op_type: type, switch: str) -> Callable[[Model], None]:
+    """The event is checked whether or not its switch is enabled (a switch still enabled after the step
+    gets its old value back; one the event disabled stays so)."""
 
-    def make(original: Any) -> Any:
-        def handler(model: Model, op: Any) -> Outcome:
-            q = model.queues[op.queue]
-            saved = getattr(q, switch)
-            setattr(q, switch, True)
-            out = original(model, op)
-            if not any(e.kind == kind for e in out.events):
-                setattr(q, switch, saved)
-            return out
+    def before(model: Model, op: Any) -> tuple[Queue, bool]:
+        q = model.queues[op.queue]
+        saved = getattr(q, switch)
+        setattr(q, switch, True)
+        return q, saved
 
-        return handler
-
-    return wrap(op_type, make)
+    return around(op_type, before, lambda m, op, kept: getattr(kept[0], switch) and setattr(kept[0], switch, kept[1]))
 
 
 def also_fires(kind: str, when: Callable[[Model, Queue], bool]) -> Callable[[Model], None]:
@@ -208,20 +203,20 @@ MUTANTS = family(
     ("001-a", "Queue Depth High only when depth exceeds QDEPTHHI, not when it reaches it.", cfg(), [put()],
      thresholds(high=lambda d, pct, md, reading: 100 * d > pct * md)),
     ("001-b", "Queue Depth High is raised although QDPHIEV is DISABLED.", cfg(q1()), [put()],
-     ignoring_switch(Put, "hi", "QDPHI")),
+     ignoring_switch(Put, "hi")),
     ("002-a", "Queue Depth Low only when depth falls below QDEPTHLO, not when it reaches it.", cfg(q1(qdploev=True)),
      [put(), get()], thresholds(low=lambda d, pct, md, reading: 100 * d < pct * md)),
     ("002-b", "Queue Depth Low is also checked on puts.", cfg(q1(qdploev=True, qdepthlo=50)), [put()],
      also_fires("QDPLO", _low)),
     ("002-c", "Queue Depth Low is raised although QDPLOEV is DISABLED.", cfg(q1()), [put(), get()],
-     ignoring_switch(Get, "lo", "QDPLO")),
+     ignoring_switch(Get, "lo")),
     ("003-a", "No Queue Full event: the rejected put is all that happens.", cfg(q1(**_FULL)), [put()],
      rebound(Put, _queue_full=rebind(mq._queue_full, events=Patched(events, fire=_no_qfull)))),
     ("003-b", "Queue Full is raised by the put that fills the queue, not the first one rejected.",
      cfg(q1(maxdepth=1, qdpmaxev=True)), [put()],
      also_fires("QFULL", lambda m, q: q.max and q.depth >= q.defn.maxdepth)),
     ("003-c", "Queue Full is raised although QDPMAXEV is DISABLED.", cfg(q1(maxdepth=0)), [put()],
-     ignoring_switch(Put, "max", "QFULL")),
+     ignoring_switch(Put, "max")),
     ("004-a", "A high event leaves QDPHIEV ENABLED (repeated high events).", cfg(), [put(), put()],
      _toggles({"QDPHI": {"lo": True, "max": True}})),
     ("004-b", "A high event does not enable QDPLOEV.", cfg(), [put(), get()],
