@@ -204,8 +204,13 @@ def _remove(model: GroupState, q: Queue, index: int, s: Structure | None) -> Non
     msg = q.msgs.pop(index)
     model.live.pop(msg.seq, None)
     if s is not None:
-        s.pools.entries_used -= 1
-        s.pools.elements_used -= msg.elements
+        _free(s, msg)
+
+
+def _free(s: Structure, msg: Message) -> None:
+    """CAPACITY-010/012: a message removed from a structure frees its list entry and its elements."""
+    s.pools.entries_used -= 1
+    s.pools.elements_used -= msg.elements
 
 
 def get(model: GroupState, op: Get) -> Outcome:

@@ -26,7 +26,7 @@ from cfconform.reference_model.operations import (
     SetxcfAlter,
 )
 from cfconform.reference_model.outcomes import Outcome
-from cfconform.reference_model.state import Queue, Structure
+from cfconform.reference_model.state import Structure
 
 from .cqs_family import cfg as cqs_cfg
 from .kit import evolve, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse
@@ -95,16 +95,12 @@ def _leak_rejected(model: Model, op: Put, out: Outcome) -> Outcome:
     return evolve(out, usage=s.pools.as_tuple())
 
 
-def _keep_storage(elements: bool) -> Any:
-    """A get that keeps the message's storage (with ``elements``: frees its elements but keeps its entry)."""
+def _keeping(free: Any) -> Any:
+    """A removed message frees what ``free(s, msg)`` frees (``mq._free``)."""
+    return rebind(mq._remove, _free=free)
 
-    def remove(model: Model, q: Queue, index: int, s: Structure | None) -> None:
-        msg = q.msgs.pop(index)
-        model.live.pop(msg.seq, None)
-        if elements and s is not None:
-            s.pools.elements_used -= msg.elements
 
-    return remove
+_ELEMENTS_ONLY = lambda s, msg: setattr(s.pools, "elements_used", s.pools.elements_used - msg.elements)  # noqa: E731
 
 
 def _offloaded_without_entry(model: Model, op: Put, out: Outcome) -> Outcome:
@@ -184,16 +180,16 @@ MUTANTS = family(
     ("009-b", "FULLTHRESHOLD(100) is rejected.", one(), [AlterStructure("APP1", {"fullthreshold": 100})],
      reject_alter(lambda c: c.get("fullthreshold") == 100, "CAPACITY-009")),
     ("010-a", "A get outside syncpoint does not free the message's storage.", one(), [put(), get()],
-     rebound(Get, _remove=_keep_storage(False))),
+     rebound(Get, _remove=_keeping(lambda s, msg: None))),
     ("010-b", "A get under syncpoint does not free the storage when committed.", one(),
      [put(), get(syncpoint=True), Commit("QM01"), Inspect()],
-     rebound(Commit, _settle=rebind(mq._settle, _remove=_keep_storage(False)))),
+     rebound(Commit, _settle=rebind(mq._settle, _remove=_keeping(lambda s, msg: None)))),
     # all data on the primary (no overflow structure to take any)
     ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", cqs_cfg(ovflwstr=None),
      [Put("QM01", "Q1", 0), Get("QM01", "Q1")], rebound(Get, _charge=_CQS_FREE)),
     ("012-a", "An offloaded message is kept as elements only: it takes no entry.",
      one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)], post(Put, _offloaded_without_entry)),
     ("012-b", "A get outside syncpoint frees the message's elements but not its entry.", one(size=8192, ratio=4),
-     [put(1000), get()], rebound(Get, _remove=_keep_storage(True))),
+     [put(1000), get()], rebound(Get, _remove=_keeping(_ELEMENTS_ONLY))),
 )
 # fmt: on
