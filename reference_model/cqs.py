@@ -819,22 +819,30 @@ def alter_outcome(model: GroupState, op: AlterOutcome) -> Outcome:
 
 
 def _overflow(model: GroupState, s: Structure, op: Any) -> Outcome:
-    """CQS-005: the alter failed: overflow mode starts, queues are selected (and moved)."""
+    """CQS-005: the alter failed: overflow mode starts, and queues are selected at once (CQS-008)."""
     s.overflow_mode = True
     s.overflow_start = model.clock
     s.overflow_seen = _usage_at_start(model, s, op)
     s.overflow_base = _base_usage(model, s)
     s.pick_due = _pick_due(model, s, op)
+    signals, rules = _selected(model, s)
+    signals = (f"OVERFLOW_ON {s.defn.name}", *signals, *model.full_signals(s))
+    return Outcome("alter_outcome", rules=("CQS-005", *rules), signals=signals, usage=s.pools.as_tuple())
+
+
+def _selected(model: GroupState, s: Structure) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """CQS-006..012, 014, 015, 018, 019: the queues selected as overflow mode starts, moved to the overflow
+    structure (or, without one, fenced off), and overflow mode ended at once if none needed it; the
+    signals and the rules."""
     approved = select(model, s)
-    rules = (
-        "CQS-005",
+    rules: tuple[str, ...] = (
         "CQS-006",
         "CQS-007",
         "CQS-008",
         "CQS-018",
         "CQS-009" if model.overflow_exit is not None else "CQS-010",
     )
-    signals = (f"OVERFLOW_ON {s.defn.name}", *(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in approved))
+    signals = tuple(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in approved)
     s.overflow_queues = set(approved)
     if s.defn.ovflwstr is not None:
         _move(model, s, approved)
@@ -847,7 +855,7 @@ def _overflow(model: GroupState, s: Structure, op: Any) -> Outcome:
         if _below_target(model, s) and _exits_at_start(model, s):
             signals += _end_overflow(s, model)
             rules += ("CQS-015",)
-    return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s), usage=s.pools.as_tuple())
+    return signals, rules
 
 
 def _exits_at_start(model: GroupState, s: Structure) -> bool:

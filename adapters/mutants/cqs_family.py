@@ -6,7 +6,8 @@ the same under both ``cqs_usage_metric`` readings; where the selection target
 matters they use ``OVFLWMAX(100)`` on a full structure, for which all four
 ``cqs_target`` readings give 80%.  A small ``LGMSGSZ`` makes one put fill the
 primary with staging parts while its ready queue stays small.  The faults are
-selection variants (:func:`select_variant`) and handler wrappers.
+the model's CQS rule functions swapped (:func:`selecting`, :func:`overflowing`,
+:func:`scanning`) and handler wrappers.
 """
 
 from __future__ import annotations
@@ -84,9 +85,9 @@ def selecting(**names: Any) -> Callable[[Model], None]:
 
 
 def overflowing(**names: Any) -> Callable[[Model], None]:
-    """The failed alter's overflow processing (:func:`cfconform.reference_model.cqs._overflow`) with some of
-    its rule functions swapped (``select``, ``_move``)."""
-    return rebound(AlterOutcome, _overflow=rebind(cqs._overflow, **names))
+    """The failed alter's selection and its moves (:func:`cfconform.reference_model.cqs._selected`) with some
+    of its rule functions swapped (``select``, ``_move``)."""
+    return rebound(AlterOutcome, _overflow=rebind(cqs._overflow, _selected=rebind(cqs._selected, **names)))
 
 
 def _up_to_veto(model: Model, s: Structure) -> list[tuple[str, int, int]]:
@@ -126,26 +127,17 @@ def _unchanged(rule: str, signals: bool = True) -> Callable[..., Outcome]:
     return answer
 
 
-def _fail_only(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
-    """CQS-008 fault: the failing alter only sets overflow mode (queues are selected at the next request)."""
-    s.overflow_mode, s.overflow_start, s.overflow_base = True, model.clock, cqs._usage(model, s)
+def _later(model: Model, s: Structure) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """CQS-008 fault: the failing alter selects no queue; they are selected at the next request."""
     state(model, "deferred")[s.defn.name] = True
-    return Outcome(
-        "alter_outcome", rules=("CQS-005",), signals=(f"OVERFLOW_ON {s.defn.name}",), usage=s.pools.as_tuple()
-    )
+    return (), ()
 
 
 def _select_late(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
     def handler(model: Model, op: Any) -> Outcome:
-        signals: tuple[str, ...] = ()
-        for name in sorted(state(model, "deferred")):
-            s = model.structures[name]
-            s.overflow_queues = set(approved := cqs.select(model, s))
-            signals += tuple(f"OVERFLOW_QUEUE {name} {n}" for n in approved)
-            if s.defn.ovflwstr is not None:
-                cqs._move(model, s, approved)
-                signals += () if approved else cqs._end_overflow(s)
+        names = sorted(state(model, "deferred"))
         state(model, "deferred").clear()
+        signals = tuple(x for name in names for x in cqs._selected(model, model.structures[name])[0])
         out = original(model, op)
         return evolve(out, signals=signals + out.signals) if signals else out
 
@@ -322,7 +314,8 @@ MUTANTS = family(
      [Inspect(), *(put(q, 0) for q in ELEVEN[:10] for _ in range(2)), put("Q11", 0), FAIL],
      selecting(target=lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
     ("008-a", "Queues are selected at the next request after the failed alter, not within it.", cfg(), FILL,
-     chain(rebound(AlterOutcome, _overflow=_fail_only), *(wrap(t, _select_late) for t in (Put, Get, AdvanceClock)))),
+     chain(rebound(AlterOutcome, _overflow=rebind(cqs._overflow, _selected=_later)),
+           *(wrap(t, _select_late) for t in (Put, Get, AdvanceClock)))),
     ("009-a", "The Queue Overflow exit's veto is ignored.", cfg(exit=("Q1",)), FILL,
      selecting(_vetoes=lambda model: frozenset())),
     ("009-b", "A vetoed candidate ends the selection instead of being skipped.",
