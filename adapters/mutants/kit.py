@@ -236,11 +236,7 @@ def during(op_type: type, target: Callable[[Model, Any], Any], **values: Any) ->
             setattr(obj, key, values[key])
         return obj, saved
 
-    def after(model: Model, op: Any, kept: tuple[Any, dict[str, Any]]) -> None:
-        for key, value in kept[1].items():
-            setattr(kept[0], key, value)
-
-    return around(op_type, before, after)
+    return around(op_type, before, lambda model, op, kept: [setattr(kept[0], k, v) for k, v in kept[1].items()])
 
 
 def reading(op_type: type, **choose: Any) -> Install:
