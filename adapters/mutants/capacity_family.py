@@ -70,11 +70,6 @@ def _drop_signal(op_type: type, prefix: str) -> Any:
     return post(op_type, lambda m, op, o: evolve(o, signals=tuple(x for x in o.signals if not x.startswith(prefix))))
 
 
-def _setxcf_refused(when: Callable[[Structure, int], bool], rule: str) -> Any:
-    test = lambda m, op: when(m.structures[op.cfstruct], op.size_kb)  # noqa: E731
-    return refuse(SetxcfAlter, test, "setxcf_alter", rc.CMD_OUT_OF_RANGE, rule)
-
-
 def _in_use(model: Model, op: SetxcfAlter) -> int:
     return model.structures[op.cfstruct].pools.entries_used
 
@@ -157,7 +152,8 @@ MUTANTS = family(
      mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), Inspect()],
      rebound(SetxcfAlter, _resize=lambda m, s, *a: None if s.pools.entries_used else admin._resize(m, s, *a))),
     ("004-c", "SETXCF ALTER to exactly INITSIZE is rejected.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6147)],
-     _setxcf_refused(lambda s, kb: kb == s.defn.effective_initsize_kb and kb < s.defn.size_kb, "CAPACITY-006")),
+     refuse(SetxcfAlter, lambda m, op: op.size_kb == (d := m.structures[op.cfstruct].defn).effective_initsize_kb
+            and op.size_kb < d.size_kb, "setxcf_alter", rc.CMD_OUT_OF_RANGE, "CAPACITY-006")),
     ("005-a", "SETXCF ALTER above SIZE is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6161)],
      rebound(SetxcfAlter, _above_size=lambda d, new: False)),
     ("005-b", "CQS accepts an alter outcome growing the primary beyond SIZE.", cqs_cfg(initsize=6147, size=6151),
