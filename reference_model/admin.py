@@ -22,9 +22,11 @@ from .validation import (
     UNDECIDED_BOUNDS,
     check_structure_count,
     lenient,
+    reject,
 )  # fmt: skip
 
 if TYPE_CHECKING:
+    from .config import StructureDef
     from .group import GroupState
     from .operations import (
         AlterQueue,
@@ -83,15 +85,13 @@ def define_structure(model: GroupState, op: DefineStructure) -> Outcome:
         undecided = UNDECIDED_BOUNDS | ({"CQS-016", "TOPOLOGY-009"} if model.config.profile == "cqs" else set())
         sd = _undecided_accepted(model, undecided, lambda: _as_def(op.structure, structure_from_record))
         if sd.name in model.structures:
-            raise ConfigurationError("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
+            reject("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
         # CQS fields in an MQ definition are the protocol's record, not a keyword any MQ text names:
         # refusing them is the model's choice, and an implementation that ignores them stands
         ignored = model.hint is not None and model.hint.outcome.ok
         cqs_fields = sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource
         if model.config.profile == "mq" and cqs_fields and not ignored:
-            raise ConfigurationError(
-                "define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile", "CQS-016"
-            )
+            reject("define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile", "CQS-016")
         check_structure_count([*model.structures, sd.name], "define_structure")
     except ConfigurationError as err:
         return invalid("define_structure", err)
@@ -123,8 +123,7 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
     if dormant and model.hint is not None and not model.hint.outcome.ok:
         return Outcome("alter_structure", False, model.hint.outcome.reason, ("OFFLOAD-007",))
     lowered = new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3
-    guarded = s.defn.cflevel < 5 or model.readings.cflevel5_decrease == "guarded"
-    if lowered and guarded and _in_use(model, s):
+    if lowered and _guarded(model, s.defn.cflevel, new.cflevel) and _in_use(model, s):
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     s.defn = new
     ranges = tuple(dict.fromkeys(RANGE_RULES[key] for key, _ in op.changes if key in RANGE_RULES))
@@ -150,6 +149,12 @@ def _monitoring_off(model: GroupState, s: Structure) -> tuple[str, ...]:
     return ()
 
 
+def _guarded(model: GroupState, old: int, new: int) -> bool:
+    """CFLEVEL-009: whether lowering CFLEVEL from ``old`` (3 or more) to ``new`` needs the structure's
+    queues empty: from 3 or 4, and from 5 under the ``cflevel5_decrease`` reading."""
+    return old < 5 or model.readings.cflevel5_decrease == "guarded"
+
+
 def _in_use(model: GroupState, s: Structure) -> bool:
     return any(q.msgs for q in model.queues.values() if q.defn.cfstruct == s.defn.name)
 
@@ -161,12 +166,8 @@ def define_queue(model: GroupState, op: DefineQueue) -> Outcome:
         check_queue_against(model.config, qd, set(model.structures), set(model.queues))
         on_structure = sum(1 for q in model.queues.values() if q.defn.cfstruct == qd.cfstruct)
         if qd.cfstruct is not None and on_structure >= MAX_QUEUES_PER_STRUCTURE:
-            raise ConfigurationError(
-                "define_queue.cfstruct",
-                qd.cfstruct,
-                f"a structure with fewer than {MAX_QUEUES_PER_STRUCTURE} queues",
-                "TOPOLOGY-005",
-            )
+            allowed = f"a structure with fewer than {MAX_QUEUES_PER_STRUCTURE} queues"
+            reject("define_queue.cfstruct", qd.cfstruct, allowed, "TOPOLOGY-005")
     except ConfigurationError as err:
         return invalid("define_queue", err)
     model.queues[qd.name] = Queue(qd)
@@ -202,7 +203,7 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
         return invalid(
             "setxcf_alter", ConfigurationError("setxcf_alter.size_kb", new, "an integer >= 1", "CAPACITY-008")
         )
-    if new > d.size_kb:
+    if _above_size(d, new):
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-005",))
     if s.alter_pending and model.hint is not None and not model.hint.outcome.ok:
         # an operator's alter while CQS's own is in progress: no document says whether z/OS takes it
@@ -241,12 +242,7 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
     # (after a contraction that may have stopped short, one below its target shrinks all the same)
     if new < s.size_kb and (s.size_known or s.size_range is not None) and _below_use(model, s, entries, elements):
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-006",))
-    # a contraction may stop short of ``new`` (storage in use): no sentence says it reaches it, so in
-    # checker mode the size is the implementation's, taken from its next inspect (CAPACITY-004)
-    contracted = new < high and model.hint is not None
-    s.size_range = (new, high) if contracted else None
-    s.size_kb, s.size_known = new, not contracted
-    s.pools.entries_total, s.pools.elements_total = entries, elements
+    _resize(model, s, new, high, entries, elements)
     signals = model.full_signals(s)
     if model.config.profile == "cqs":
         from .cqs import relieved
@@ -255,6 +251,21 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
         signals += ended
         rules += ("CQS-015",) if ended else ()
     return Outcome("setxcf_alter", rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _resize(model: GroupState, s: Structure, new: int, high: int, entries: int, elements: int) -> None:
+    """CAPACITY-004: an accepted SETXCF ALTER takes the structure to ``new`` KB (``entries`` and ``elements``).
+    A contraction may stop short of ``new`` (storage in use): no sentence says it reaches it, so in checker
+    mode the size is the implementation's, taken from its next inspect (up to ``high``)."""
+    contracted = new < high and model.hint is not None
+    s.size_range = (new, high) if contracted else None
+    s.size_kb, s.size_known = new, not contracted
+    s.pools.entries_total, s.pools.elements_total = entries, elements
+
+
+def _above_size(d: StructureDef, new: int) -> bool:
+    """CAPACITY-005: SETXCF ALTER cannot take a structure above its SIZE."""
+    return new > d.size_kb
 
 
 def _below_use(model: GroupState, s: Structure, entries: int, elements: int) -> bool:

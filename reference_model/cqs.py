@@ -128,7 +128,7 @@ def put(model: GroupState, op: Put) -> Outcome:
         rules += ("CQS-006", "CQS-007")
         if more and s.defn.ovflwstr is not None:
             signals += _passing_full(model, s, signals)
-    idle = not s.defn.resource and not s.alter_pending and not s.overflow_mode
+    idle = _may_alter(s)
     # (a scan ran over a selection never shown: overflow mode may have ended, unseen, before this put)
     # (or, without OVFLWSTR, a CQSDEL may have ended it unseen: see relieved)
     scanned = s.selection_open is not None and s.selection_scanned
@@ -147,6 +147,12 @@ def put(model: GroupState, op: Put) -> Outcome:
         else:
             s.alter_pending = True
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _may_alter(s: Structure) -> bool:
+    """CQS-003/016: whether a CQSPUT reaching OVFLWMAX starts an alter: on a queue structure (not a
+    resource one) with no alter pending, not in overflow mode."""
+    return not s.defn.resource and not s.alter_pending and not s.overflow_mode
 
 
 def _in_overflow(s: Structure, name: str) -> bool:
@@ -856,22 +862,30 @@ def alter_outcome(model: GroupState, op: AlterOutcome) -> Outcome:
 
 
 def _overflow(model: GroupState, s: Structure, op: Any) -> Outcome:
-    """CQS-005: the alter failed: overflow mode starts, queues are selected (and moved)."""
+    """CQS-005: the alter failed: overflow mode starts, and queues are selected at once (CQS-008)."""
     s.overflow_mode = True
     s.overflow_start = model.clock
     s.overflow_seen = _usage_at_start(model, s, op)
     s.overflow_base = _base_usage(model, s)
     s.pick_due = _pick_due(model, s, op)
+    signals, rules = _selected(model, s)
+    signals = (f"OVERFLOW_ON {s.defn.name}", *signals, *model.full_signals(s))
+    return Outcome("alter_outcome", rules=("CQS-005", *rules), signals=signals, usage=s.pools.as_tuple())
+
+
+def _selected(model: GroupState, s: Structure) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """CQS-006..012, 014, 015, 018, 019: the queues selected as overflow mode starts, moved to the overflow
+    structure (or, without one, fenced off), and overflow mode ended at once if none needed it; the
+    signals and the rules."""
     approved = select(model, s)
-    rules = (
-        "CQS-005",
+    rules: tuple[str, ...] = (
         "CQS-006",
         "CQS-007",
         "CQS-008",
         "CQS-018",
         "CQS-009" if model.overflow_exit is not None else "CQS-010",
     )
-    signals = (f"OVERFLOW_ON {s.defn.name}", *(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in approved))
+    signals = tuple(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in approved)
     s.overflow_queues = set(approved)
     if s.defn.ovflwstr is not None:
         _move(model, s, approved)
@@ -884,7 +898,7 @@ def _overflow(model: GroupState, s: Structure, op: Any) -> Outcome:
         if _below_target(model, s) and _exits_at_start(model, s):
             signals += _end_overflow(s, model)
             rules += ("CQS-015",)
-    return Outcome("alter_outcome", rules=rules, signals=signals + model.full_signals(s), usage=s.pools.as_tuple())
+    return signals, rules
 
 
 def _exits_at_start(model: GroupState, s: Structure) -> bool:
@@ -934,13 +948,18 @@ def _altered(model: GroupState, s: Structure, size_kb: int | None) -> Outcome:
     from .accounting import pool_totals
 
     new = s.defn.size_kb if size_kb is None else size_kb
-    if not isinstance(new, int) or not s.size_kb <= new <= s.defn.size_kb:
+    if not isinstance(new, int) or not _alterable_to(s, new):
         err = ConfigurationError("alter_outcome.size_kb", new, f"{s.size_kb}..{s.defn.size_kb}", "CAPACITY-005")
         return Outcome("alter_outcome", False, CMD_INVALID, (err.rule_id,), value=err.to_record())
     s.alter_pending = False
     s.size_kb, s.size_known, s.size_range = new, True, None  # (an earlier contraction's range is over)
     s.pools.entries_total, s.pools.elements_total = pool_totals(new, s.defn.ratio, model.acct)
     return Outcome("alter_outcome", rules=("CQS-004",), signals=model.full_signals(s), usage=s.pools.as_tuple())
+
+
+def _alterable_to(s: Structure, new: int) -> bool:
+    """CAPACITY-004/005: z/OS alters a structure to a size from its current one up to its SIZE."""
+    return s.size_kb <= new <= s.defn.size_kb
 
 
 def _scanned(model: GroupState, s: Structure, start: int, end: int) -> bool:

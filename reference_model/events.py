@@ -74,19 +74,31 @@ def fire(model: GroupState, q: Queue, kind: str, detector: str) -> tuple[EventMe
     """
     if q.defn.cfstruct is None:
         owner = model.qmgrs[q.defn.qmgr]  # type: ignore[index]
-        if not owner.perfmev:
+        if _muted(owner):
             return ()
         _toggle(model, q, kind)
         return _issue(q, [owner.name], kind, 0)
     _toggle(model, q, kind)
     coordinator = model.qmgrs[detector]
-    if not coordinator.perfmev and model.readings.event_broadcast == "if-coordinator-enabled":
+    if _silenced(model, coordinator, kind):
         return ()
     issuers = _issuers(model, coordinator)
     if not issuers:
         return ()
     model.correl += 1
     return _issue(q, issuers, kind, model.correl)
+
+
+def _muted(owner: Qmgr) -> bool:
+    """QDEPTH-008: a nonshared queue's events do nothing (no switch, no message) while its owner has
+    PERFMEV(DISABLED)."""
+    return not owner.perfmev
+
+
+def _silenced(model: GroupState, coordinator: Qmgr, kind: str) -> bool:
+    """QDEPTH-010: whether a shared queue's event ``kind`` gives no event message at all: the coordinator
+    has PERFMEV(DISABLED) and, under the ``event_broadcast`` reading, then broadcasts nothing."""
+    return not coordinator.perfmev and model.readings.event_broadcast == "if-coordinator-enabled"
 
 
 def _issuers(model: GroupState, coordinator: Qmgr) -> list[str]:

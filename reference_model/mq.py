@@ -204,8 +204,13 @@ def _remove(model: GroupState, q: Queue, index: int, s: Structure | None) -> Non
     msg = q.msgs.pop(index)
     model.live.pop(msg.seq, None)
     if s is not None:
-        s.pools.entries_used -= 1
-        s.pools.elements_used -= msg.elements
+        _free(s, msg)
+
+
+def _free(s: Structure, msg: Message) -> None:
+    """CAPACITY-010/012: a message removed from a structure frees its list entry and its elements."""
+    s.pools.entries_used -= 1
+    s.pools.elements_used -= msg.elements
 
 
 def get(model: GroupState, op: Get) -> Outcome:
@@ -276,17 +281,23 @@ def _settle(model: GroupState, qm: Qmgr, commit: bool) -> tuple[str, ...]:
         s = model.structures.get(q.defn.cfstruct) if q.defn.cfstruct else None
         if s is not None:
             touched[s.defn.name] = s
-        if action == "put" and commit:
-            msg.uncommitted = False
-        elif action == "get" and not commit:
-            msg.locked = False
-            q.depth += 1
-        else:
+        if not _kept(action, commit):
             _remove(model, q, q.msgs.index(msg), s)
             if action == "put":
                 q.depth -= 1
+        elif action == "put":
+            msg.uncommitted = False
+        else:
+            msg.locked = False
+            q.depth += 1
     qm.uow = []
     return tuple(sig for s in touched.values() for sig in model.full_signals(s))
+
+
+def _kept(action: str, commit: bool) -> bool:
+    """QUEUE-002/003: whether the end of a unit of work keeps a message it touched: a commit keeps its
+    puts (now visible), a backout its gets (back in their place); the others are gone."""
+    return (action == "put") == commit
 
 
 _COMMIT_RULES = ("QUEUE-002", "QUEUE-003", "CAPACITY-010")
@@ -371,13 +382,18 @@ def backup(model: GroupState, op: Backup) -> Outcome:
     return Outcome("backup", rules=("RECOVERY-001",))
 
 
+def _survives(m: Message) -> bool:
+    """RECOVERY-003/004: a message a structure failure keeps for RECOVER: a committed persistent one."""
+    return m.persistent and not m.uncommitted
+
+
 def _empty(model: GroupState, s: Structure) -> dict[str, list[Message]]:
-    """Remove every message of ``s``; return the committed persistent ones per queue."""
+    """Remove every message of ``s``; return the ones that survive (:func:`_survives`) per queue, committed."""
     kept: dict[str, list[Message]] = {}
     for q in model.queues.values():
         if q.defn.cfstruct != s.defn.name:
             continue
-        kept[q.defn.name] = [m.clone() for m in q.msgs if m.persistent and not m.uncommitted]
+        kept[q.defn.name] = [m.clone() for m in q.msgs if _survives(m)]
         for m in q.msgs:
             model.live.pop(m.seq, None)
         q.msgs, q.depth = [], 0
@@ -386,7 +402,7 @@ def _empty(model: GroupState, s: Structure) -> dict[str, list[Message]]:
     s.pools.entries_used = s.pools.elements_used = 0
     for msgs in kept.values():
         for m in msgs:
-            m.locked = False
+            m.uncommitted = m.locked = False
     return kept
 
 
@@ -440,7 +456,7 @@ def recover(model: GroupState, op: Recover) -> Outcome:
         s.backup_taken = hint is None or hint.outcome.ok
     if not s.backup_taken:
         return Outcome("recover", False, CMD_NO_BACKUP, ("RECOVERY-007",))
-    for qname, msgs in s.failure_snapshot.items():
+    for qname, msgs in _restored(model, s).items():
         q = model.queues[qname]
         q.msgs, q.depth = msgs, len(msgs)
         for m in msgs:
@@ -452,6 +468,12 @@ def recover(model: GroupState, op: Recover) -> Outcome:
     return Outcome(
         "recover", rules=("RECOVERY-003", "RECOVERY-004"), signals=model.full_signals(s), usage=s.pools.as_tuple()
     )
+
+
+def _restored(model: GroupState, s: Structure) -> dict[str, list[Message]]:
+    """RECOVERY-003: what RECOVER TYPE(NORMAL) restores, per queue: the backup brought forward by the
+    log to the failure, that is every message the failure kept (:func:`_empty`)."""
+    return s.failure_snapshot
 
 
 def _purged(s: Structure) -> None:

@@ -10,9 +10,8 @@ from collections.abc import Callable
 from types import MethodType
 from typing import Any
 
-from cfconform.reference_model import cqs, group, mq
+from cfconform.reference_model import admin, cqs, group, mq
 from cfconform.reference_model import outcomes as rc
-from cfconform.reference_model.accounting import pool_totals
 from cfconform.reference_model.model import FULL_MONITOR_BOUND, Model
 from cfconform.reference_model.operations import (
     AdvanceClock,
@@ -27,10 +26,10 @@ from cfconform.reference_model.operations import (
     SetxcfAlter,
 )
 from cfconform.reference_model.outcomes import Outcome
-from cfconform.reference_model.state import Queue, Structure
+from cfconform.reference_model.state import Structure
 
 from .cqs_family import cfg as cqs_cfg
-from .kit import Mutant, evolve, family, lenient, post, pre, reason_for, rebind, rebound, refuse, wrap
+from .kit import evolve, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse
 from .mq_common import get, mq_config, one, put, reject_alter, rules, sd
 
 
@@ -71,58 +70,8 @@ def _drop_signal(op_type: type, prefix: str) -> Any:
     return post(op_type, lambda m, op, o: evolve(o, signals=tuple(x for x in o.signals if not x.startswith(prefix))))
 
 
-def _resized(model: Model, s: Structure, size_kb: int, kind: str = "setxcf_alter", rule: str = "CAPACITY-004") -> Any:
-    s.size_kb = size_kb
-    s.pools.entries_total, s.pools.elements_total = pool_totals(size_kb, s.defn.ratio, model.acct)
-    return Outcome(kind, rules=(rule,), signals=model.full_signals(s), usage=s.pools.as_tuple())
-
-
-def _setxcf(when: Callable[[Model, Structure, int], bool]) -> Any:
-    """SETXCF ALTER carried out unchecked where ``when(model, s, size)`` holds."""
-
-    def fn(model: Model, op: SetxcfAlter) -> Any:
-        s = model.structures[op.cfstruct]
-        return _resized(model, s, op.size_kb) if when(model, s, op.size_kb) else None
-
-    return pre(SetxcfAlter, fn)
-
-
-def _setxcf_refused(when: Callable[[Structure, int], bool], rule: str) -> Any:
-    test = lambda m, op: when(m.structures[op.cfstruct], op.size_kb)  # noqa: E731
-    return refuse(SetxcfAlter, test, "setxcf_alter", rc.CMD_OUT_OF_RANGE, rule)
-
-
-def _keep_pools_in_use(original: Any) -> Any:
-    """CAPACITY-004 fault: a structure in use is not really altered (only an empty one is)."""
-
-    def handler(model: Model, op: SetxcfAlter) -> Outcome:
-        s = model.structures[op.cfstruct]
-        before = (s.size_kb, s.pools.entries_total, s.pools.elements_total)
-        out = original(model, op)
-        if out.ok and s.pools.entries_used:
-            s.size_kb, s.pools.entries_total, s.pools.elements_total = before
-            out = evolve(out, usage=s.pools.as_tuple())
-        return out
-
-    return handler
-
-
-def _cqs_above_size(model: Model, op: AlterOutcome) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if not (op.success and s.alter_pending and op.size_kb is not None and op.size_kb > s.defn.size_kb):
-        return None
-    s.alter_pending = False
-    return _resized(model, s, op.size_kb, "alter_outcome", "CQS-004")
-
-
-def _below_initsize_when_empty(model: Model, op: SetxcfAlter) -> Outcome | None:
-    """Mixed reading: below INITSIZE is accepted on an empty structure, rejected otherwise."""
-    s = model.structures[op.cfstruct]
-    if not 1 <= op.size_kb < s.defn.effective_initsize_kb:
-        return None
-    if s.pools.entries_used:
-        return Outcome("setxcf_alter", False, rc.CMD_OUT_OF_RANGE, ("CAPACITY-006",))
-    return _resized(model, s, op.size_kb)
+def _in_use(model: Model, op: SetxcfAlter) -> int:
+    return model.structures[op.cfstruct].pools.entries_used
 
 
 def _size_zero(model: Model, op: SetxcfAlter) -> Outcome | None:
@@ -141,16 +90,12 @@ def _leak_rejected(model: Model, op: Put, out: Outcome) -> Outcome:
     return evolve(out, usage=s.pools.as_tuple())
 
 
-def _keep_storage(elements: bool) -> Any:
-    """A get that keeps the message's storage (with ``elements``: frees its elements but keeps its entry)."""
+def _keeping(free: Any) -> Any:
+    """A removed message frees what ``free(s, msg)`` frees (``mq._free``)."""
+    return rebind(mq._remove, _free=free)
 
-    def remove(model: Model, q: Queue, index: int, s: Structure | None) -> None:
-        msg = q.msgs.pop(index)
-        model.live.pop(msg.seq, None)
-        if elements and s is not None:
-            s.pools.elements_used -= msg.elements
 
-    return remove
+_ELEMENTS_ONLY = lambda s, msg: setattr(s.pools, "elements_used", s.pools.elements_used - msg.elements)  # noqa: E731
 
 
 def _offloaded_without_entry(model: Model, op: Put, out: Outcome) -> Outcome:
@@ -170,7 +115,7 @@ _EXCEEDS = lambda eu, et, lu, lt, th, w: 100 * eu > th * et or 100 * lu > th * l
 _CQS_FREE = lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign)  # noqa: E731
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "CAPACITY",
     ("001-a", "Only a free list entry is checked, not free elements: an oversized put is accepted.",
      mq_config(TINY), [put(1000)], _room_with(lambda pools, entries, elements: pools[0] + entries <= pools[1])),
@@ -204,19 +149,23 @@ MUTANTS: tuple[Mutant, ...] = family(
      refuse(SetxcfAlter, lambda m, op: op.size_kb > m.structures[op.cfstruct].size_kb, "setxcf_alter",
             rc.CMD_OUT_OF_RANGE, "CAPACITY-005")),
     ("004-b", "SETXCF ALTER of a structure in use is accepted but the structure keeps its size.",
-     mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), Inspect()], wrap(SetxcfAlter, _keep_pools_in_use)),
+     mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), Inspect()],
+     rebound(SetxcfAlter, _resize=lambda m, s, *a: None if s.pools.entries_used else admin._resize(m, s, *a))),
     ("004-c", "SETXCF ALTER to exactly INITSIZE is rejected.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6147)],
-     _setxcf_refused(lambda s, kb: kb == s.defn.effective_initsize_kb and kb < s.defn.size_kb, "CAPACITY-006")),
+     refuse(SetxcfAlter, lambda m, op: op.size_kb == (d := m.structures[op.cfstruct].defn).effective_initsize_kb
+            and op.size_kb < d.size_kb, "setxcf_alter", rc.CMD_OUT_OF_RANGE, "CAPACITY-006")),
     ("005-a", "SETXCF ALTER above SIZE is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6161)],
-     _setxcf(lambda m, s, kb: kb > s.defn.size_kb)),
+     rebound(SetxcfAlter, _above_size=lambda d, new: False)),
     ("005-b", "CQS accepts an alter outcome growing the primary beyond SIZE.", cqs_cfg(initsize=6147, size=6151),
-     [Put("QM01", "Q1", 600), AlterOutcome("PRIM", True, 6152)], pre(AlterOutcome, _cqs_above_size)),
+     [Put("QM01", "Q1", 600), AlterOutcome("PRIM", True, 6152)],
+     rebound(AlterOutcome, _altered=rebind(cqs._altered, _alterable_to=lambda s, new: new >= s.size_kb))),
     ("006-a", "SETXCF ALTER contracts a structure below the storage in use.", mq_config(GROWABLE),
      [SetxcfAlter("APP1", 6151), put(1200), SetxcfAlter("APP1", 6147)],
      rebound(SetxcfAlter, _below_use=lambda *_: False)),
     ("006-b", "Mixed reading: below INITSIZE accepted on an empty structure, rejected otherwise.",
      one(initsize_kb=6152, size=6160), [SetxcfAlter("APP1", 6150), put(), SetxcfAlter("APP1", 6151)],
-     pre(SetxcfAlter, _below_initsize_when_empty), ("alter_below_initsize",)),
+     reading(SetxcfAlter, alter_below_initsize=lambda m, op: "rejected" if _in_use(m, op) else "accepted"),
+     ("alter_below_initsize",)),
     ("008-a", "SETXCF ALTER to size 0 is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 0)],
      pre(SetxcfAlter, _size_zero)),
     ("008-b", "DEFINE CFSTRUCT with INITSIZE above SIZE is accepted.", one(),
@@ -227,16 +176,16 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("009-b", "FULLTHRESHOLD(100) is rejected.", one(), [AlterStructure("APP1", {"fullthreshold": 100})],
      reject_alter(lambda c: c.get("fullthreshold") == 100, "CAPACITY-009")),
     ("010-a", "A get outside syncpoint does not free the message's storage.", one(), [put(), get()],
-     rebound(Get, _remove=_keep_storage(False))),
+     rebound(Get, _remove=_keeping(lambda s, msg: None))),
     ("010-b", "A get under syncpoint does not free the storage when committed.", one(),
      [put(), get(syncpoint=True), Commit("QM01"), Inspect()],
-     rebound(Commit, _settle=rebind(mq._settle, _remove=_keep_storage(False)))),
+     rebound(Commit, _settle=rebind(mq._settle, _remove=_keeping(lambda s, msg: None)))),
     # all data on the primary (no overflow structure to take any)
     ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", cqs_cfg(ovflwstr=None),
      [Put("QM01", "Q1", 0), Get("QM01", "Q1")], rebound(Get, _charge=_CQS_FREE)),
     ("012-a", "An offloaded message is kept as elements only: it takes no entry.",
      one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)], post(Put, _offloaded_without_entry)),
     ("012-b", "A get outside syncpoint frees the message's elements but not its entry.", one(size=8192, ratio=4),
-     [put(1000), get()], rebound(Get, _remove=_keep_storage(True))),
+     [put(1000), get()], rebound(Get, _remove=_keeping(_ELEMENTS_ONLY))),
 )
 # fmt: on

@@ -15,7 +15,7 @@ from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
 from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
-from .kit import Mutant, family, lenient, pre, rebind, rebound, refuse, wrap
+from .kit import family, lenient, reason_for, rebind, rebound, refuse
 from .mq_common import (
     alter,
     as_nonpersistent,
@@ -23,27 +23,17 @@ from .mq_common import (
     mq_config,
     one,
     put,
-    put_reason,
     qd,
-    refusal_with,
     refusing,
     reject_alter,
     rules,
     sd,
     structure_of,
-    with_defn,
 )
 
 
 def _cflevel_is(*levels: int) -> Any:
     return lambda model, op: structure_of(model, op.queue).defn.cflevel in levels  # type: ignore[union-attr]
-
-
-def _maxmsgl_unchecked(model: Model, op: Put) -> Any:
-    q = model.queues[op.queue]
-    return (
-        None if op.length <= q.defn.maxmsgl else with_defn(q, {"maxmsgl": 100 * 1024 * KB}, lambda: mq.put(model, op))
-    )
 
 
 def _cflevel_first(limit_level: int) -> Any:
@@ -60,21 +50,8 @@ def _committed_in_use(model: Model, s: Any) -> bool:
     return any(not m.uncommitted for q in model.queues.values() if q.defn.cfstruct == s.defn.name for m in q.msgs)
 
 
-_unguarded_alter = rebind(admin.alter_structure, _in_use=lambda model, s: False)
-
-
-def _guard_below_3_only(original: Any) -> Any:
-    """CFLEVEL-009 fault: the emptiness check guards only a decrease to below CFLEVEL(3)."""
-
-    def handler(model: Model, op: AlterStructure) -> Any:
-        new = dict(op.changes).get("cflevel")
-        return _unguarded_alter(model, op) if new is not None and new >= 3 else original(model, op)
-
-    return handler
-
-
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "CFLEVEL",
     ("001-a", "CFLEVEL(6) is accepted.", one(cflevel=3), [alter(cflevel=6)], lenient(AlterStructure, "CFLEVEL-001")),
     ("001-b", "CFLEVEL(5) is rejected (upper bound taken as exclusive).", one(cflevel=4), [alter(cflevel=5)],
@@ -82,20 +59,20 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("002-a", "Persistent messages are accepted at CFLEVEL(2).", one(cflevel=2), [put(persistent=True)],
      refusing(as_nonpersistent(lambda s: s.defn.cflevel <= 2))),
     ("002-b", "A persistent put at CFLEVEL(2) fails with 2030 (neither 2048 nor 2366).", one(cflevel=2),
-     [put(persistent=True)], put_reason("CFLEVEL-002", rc.MQRC_MSG_TOO_BIG_FOR_Q)),
+     [put(persistent=True)], reason_for(Put, "CFLEVEL-002", rc.MQRC_MSG_TOO_BIG_FOR_Q)),
     ("002-c", "Mixed reading: 2048 at CFLEVEL(1) but 2366 at CFLEVEL(2).",
      mq_config(sd("APP1", cflevel=1), sd("APP2", cflevel=2)), [put(persistent=True), put(queue="Q2", persistent=True)],
-     put_reason("CFLEVEL-002", rc.MQRC_WRONG_CF_LEVEL, _cflevel_is(2)), ("persistent_low_cflevel_rc",)),
+     reason_for(Put, "CFLEVEL-002", rc.MQRC_WRONG_CF_LEVEL, _cflevel_is(2)), ("persistent_low_cflevel_rc",)),
     ("003-a", "CFLEVEL(3) accepts messages up to 63.75 KB.", one(size=6400, ratio=255, cflevel=3), [put(65000)],
-     refusing(refusal_with(SIZE_63K=SIZE_63_75K))),
+     refusing(rebind(mq._refusals, _over_63k=rebind(mq._over_63k, SIZE_63K=SIZE_63_75K)))),
     ("003-b", "CFLEVEL(3) rejects a message of exactly 63 KB.", one(size=6400, ratio=255, cflevel=3), [put(SIZE_63K)],
-     refusing(refusal_with(SIZE_63K=SIZE_63K - 1))),
+     refusing(rebind(mq._refusals, _over_63k=rebind(mq._over_63k, SIZE_63K=SIZE_63K - 1)))),
     # plenty of room (Table 2): 2192 cannot be a full structure
     ("003-c", "A put over 63 KB at CFLEVEL(3) fails with 2192 (neither 2366 nor 2030).",
-     one(cflevel=3, size=8192), [Inspect(), put(65000)], put_reason("CFLEVEL-003", rc.MQRC_STORAGE_MEDIUM_FULL)),
+     one(cflevel=3, size=8192), [Inspect(), put(65000)], reason_for(Put, "CFLEVEL-003", rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("003-d", "Mixed reading: 2030 at CFLEVEL(2) but 2366 at CFLEVEL(3).",
      mq_config(sd("APP1", cflevel=2), sd("APP2", cflevel=3)), [put(65000), put(65000, "Q2")],
-     put_reason("CFLEVEL-003", rc.MQRC_MSG_TOO_BIG_FOR_Q, _cflevel_is(1, 2)), ("large_low_cflevel_rc",)),
+     reason_for(Put, "CFLEVEL-003", rc.MQRC_MSG_TOO_BIG_FOR_Q, _cflevel_is(1, 2)), ("large_low_cflevel_rc",)),
     ("004-a", "A persistent put to a RECOVER(NO) structure is accepted.", one(cflevel=3), [put(persistent=True)],
      refusing(as_nonpersistent(lambda s: s.defn.cflevel >= 3 and not s.defn.recover))),
     ("004-b", "CFLEVEL(3) is treated like CFLEVEL(2): persistent puts fail even with RECOVER(YES).",
@@ -103,7 +80,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      refuse(Put, lambda m, op: op.persistent and structure_of(m, op.queue) is not None and _cflevel_is(3)(m, op),
             "put", rc.MQRC_PERSISTENT_NOT_ALLOWED, "CFLEVEL-002")),
     ("004-c", "A persistent put to a RECOVER(NO) structure fails with 2366 instead of 2048.", one(cflevel=3),
-     [put(persistent=True)], put_reason("CFLEVEL-004", rc.MQRC_WRONG_CF_LEVEL)),
+     [put(persistent=True)], reason_for(Put, "CFLEVEL-004", rc.MQRC_WRONG_CF_LEVEL)),
     ("005-a", "CFLEVEL(4) still rejects messages over 63 KB.", one(cflevel=4), [put(70000)], _cflevel_first(5)),
     ("005-b", "MAXMSGL above 100 MB is accepted.", one(), [AlterQueue("Q1", {"maxmsgl": 100 * 1024 * KB + 1})],
      lenient(AlterQueue, "CFLEVEL-005")),
@@ -116,7 +93,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("007-b", "CFLEVEL can be lowered to 2 on a RECOVER(YES) structure.", one(cflevel=3, recover=True),
      [alter(cflevel=2)], lenient(AlterStructure, "CFLEVEL-007")),
     ("008-a", "MAXMSGL is not enforced.", mq_config(queues=[qd(maxmsgl=100)]), [put(101)],
-     pre(Put, _maxmsgl_unchecked)),
+     refusing(lambda *a: [o for o in mq._refusals(*a) if "CFLEVEL-008" not in o.rules])),
     ("008-b", "A message of exactly MAXMSGL bytes is rejected.", mq_config(queues=[qd(maxmsgl=100)]), [put(100)],
      refuse(Put, lambda m, op: op.length == m.queues[op.queue].defn.maxmsgl, "put", rc.MQRC_MSG_TOO_BIG_FOR_Q,
             "CFLEVEL-008")),
@@ -129,6 +106,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("009-c", "Uncommitted puts do not count when checking that the queues are empty.", one(cflevel=3),
      [put(syncpoint=True), alter(cflevel=2)], rebound(AlterStructure, _in_use=_committed_in_use)),
     ("009-d", "Only a decrease to below CFLEVEL(3) needs empty queues (4 to 3 is let through).", one(cflevel=4),
-     [put(), alter(cflevel=3)], wrap(AlterStructure, _guard_below_3_only)),
+     [put(), alter(cflevel=3)],
+     rebound(AlterStructure, _guarded=lambda m, old, new: new < 3 and admin._guarded(m, old, new))),
 )
 # fmt: on

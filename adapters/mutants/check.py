@@ -98,37 +98,3 @@ def explaining_readings(
                 return readings
         if not grown:
             return None
-
-
-def consulted(config: Config, scenario: Sequence[Any]) -> set[str]:
-    """The ambiguities the reference model consults on ``scenario`` under any reading."""
-    relevant: set[str] = set()
-    while True:
-        keys = sorted(relevant)
-        before = set(relevant)
-        for combo in itertools.product(*(AMBIGUITIES[k].readings for k in keys)):
-            seen: set[str] = set()
-            reference_records(config, scenario, Readings(**dict(zip(keys, combo, strict=True))), seen)
-            relevant |= seen
-        if relevant == before:
-            return relevant
-
-
-def exposes(mutant: Any, scenario: Sequence[Any] | None = None, only: Sequence[str] | None = None) -> bool:
-    """True if running ``scenario`` (default: the mutant's own) exposes the mutant.
-
-    Exposed means: the mutant answers, and no admissible reading (restricted to
-    ``only`` if given) makes the reference model answer the same.  An invalid
-    scenario (the model or the mutant refuses it with an exception) exposes nothing.
-    """
-    ops = mutant.scenario if scenario is None else tuple(scenario)
-    observed = records_of(mutant.factory(), mutant.config, ops)
-    if observed is None or reference_records(mutant.config, ops) is None:
-        return False
-    return explaining_readings(mutant.config, ops, observed, only) is None
-
-
-def droppable(mutant: Any) -> list[int]:
-    """Indices of scenario operations that can be dropped while the mutant stays exposed."""
-    ops = mutant.scenario
-    return [i for i in range(len(ops)) if exposes(mutant, ops[:i] + ops[i + 1 :])]

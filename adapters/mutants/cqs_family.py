@@ -6,7 +6,8 @@ the same under both ``cqs_usage_metric`` readings; where the selection target
 matters they use ``OVFLWMAX(100)`` on a full structure, for which all four
 ``cqs_target`` readings give 80%.  A small ``LGMSGSZ`` makes one put fill the
 primary with staging parts while its ready queue stays small.  The faults are
-selection variants (:func:`select_variant`) and handler wrappers.
+the model's CQS rule functions swapped (:func:`selecting`, :func:`overflowing`,
+:func:`scanning`) and handler wrappers.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
 from cfconform.reference_model.state import Structure
 
-from .kit import Mutant, Patched, chain, evolve, family, force_evolve, lenient, post, pre, rebind, rebound, state, wrap
+from .kit import Patched, chain, evolve, family, force_evolve, lenient, post, pre, reading, rebind, rebound, state, wrap
+from .mq_common import structure_of
 
 PRIM = "PRIM"
 
@@ -63,11 +65,9 @@ def get(queue: str) -> Get:
     return Get("QM01", queue)
 
 
-def _structure_of(model: Model, queue: str) -> Structure:
-    return model.structures[model.queues[queue].defn.cfstruct]  # type: ignore[index]
-
-
 def set_ovflwmax(fn: Callable[[int | None], int | None]) -> Callable[[Model], None]:
+    """Every structure's OVFLWMAX read as ``fn(OVFLWMAX)``."""
+
     def install(model: Model) -> None:
         for s in model.structures.values():
             s.defn = force_evolve(s.defn, {"ovflwmax": fn(s.defn.ovflwmax)})
@@ -85,9 +85,9 @@ def selecting(**names: Any) -> Callable[[Model], None]:
 
 
 def overflowing(**names: Any) -> Callable[[Model], None]:
-    """The failed alter's overflow processing (:func:`cfconform.reference_model.cqs._overflow`) with some of
-    its rule functions swapped (``select``, ``_move``)."""
-    return rebound(AlterOutcome, _overflow=rebind(cqs._overflow, **names))
+    """The failed alter's selection and its moves (:func:`cfconform.reference_model.cqs._selected`) with some
+    of its rule functions swapped (``select``, ``_move``)."""
+    return rebound(AlterOutcome, _overflow=rebind(cqs._overflow, _selected=rebind(cqs._selected, **names)))
 
 
 def _up_to_veto(model: Model, s: Structure) -> list[tuple[str, int, int]]:
@@ -102,22 +102,18 @@ def _with_staging(model: Model, s: Structure) -> list[tuple[str, int, int]]:
     return sorted((c for c in found if c[1]), key=lambda c: (-c[2], -c[1], c[0]))
 
 
-def resignal_alter(model: Model, op: Put, out: Outcome) -> Outcome:
-    s = _structure_of(model, op.queue)
-    signal = f"ALTER {s.defn.name}"
-    if out.ok and s.alter_pending and signal not in out.signals and cqs._usage(model, s) >= s.defn.effective_ovflwmax:
-        return evolve(out, signals=(*out.signals, signal), rules=(*out.rules, "CQS-003"))
-    return out
-
-
-def overflow_without_alter(model: Model, op: Put, out: Outcome) -> Outcome:
-    s = _structure_of(model, op.queue)
-    signal = f"ALTER {s.defn.name}"
-    if signal not in out.signals:
-        return out
-    failed = cqs.alter_outcome(model, AlterOutcome(s.defn.name, False))
-    signals = tuple(x for x in out.signals if x != signal) + failed.signals
+def _then_failed(model: Model, out: Outcome, name: str) -> Outcome:
+    """``out`` followed at once by z/OS failing structure ``name``'s alter (overflow mode), as one outcome
+    without the ALTER signal."""
+    model.structures[name].alter_pending = True
+    failed = cqs.alter_outcome(model, AlterOutcome(name, False))
+    signals = tuple(x for x in out.signals if x != f"ALTER {name}") + failed.signals
     return evolve(out, signals=signals, rules=(*out.rules, *failed.rules), usage=failed.usage)
+
+
+def _altering(model: Model, op: Put, out: Outcome) -> Outcome:
+    name = structure_of(model, op.queue).defn.name  # type: ignore[union-attr]
+    return _then_failed(model, out, name) if f"ALTER {name}" in out.signals else out
 
 
 def _unchanged(rule: str, signals: bool = True) -> Callable[..., Outcome]:
@@ -131,48 +127,21 @@ def _unchanged(rule: str, signals: bool = True) -> Callable[..., Outcome]:
     return answer
 
 
-def overflow_after_success(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
-    if not (op.success and out.ok):
-        return out
-    model.structures[op.cfstruct].alter_pending = True
-    failed = cqs.alter_outcome(model, AlterOutcome(op.cfstruct, False))
-    return evolve(out, rules=(*out.rules, *failed.rules), signals=out.signals + failed.signals, usage=failed.usage)
+def _later(model: Model, s: Structure) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """CQS-008 fault: the failing alter selects no queue; they are selected at the next request."""
+    state(model, "deferred")[s.defn.name] = True
+    return (), ()
 
 
-def deferred_selection() -> Callable[[Model], None]:
-    """CQS-008: the failing alter only sets overflow mode; queues are selected at the next request."""
+def _select_late(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
+    def handler(model: Model, op: Any) -> Outcome:
+        names = sorted(state(model, "deferred"))
+        state(model, "deferred").clear()
+        signals = tuple(x for name in names for x in cqs._selected(model, model.structures[name])[0])
+        out = original(model, op)
+        return evolve(out, signals=signals + out.signals) if signals else out
 
-    def fail_only(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
-        s.overflow_mode, s.overflow_start = True, model.clock
-        s.overflow_base = cqs._usage(model, s)
-        state(model, "deferred").setdefault("names", set()).add(s.defn.name)
-        return Outcome(
-            "alter_outcome", rules=("CQS-005",), signals=(f"OVERFLOW_ON {s.defn.name}",), usage=s.pools.as_tuple()
-        )
-
-    def select_late(original: Callable[[Model, Any], Outcome]) -> Callable[[Model, Any], Outcome]:
-        def handler(model: Model, op: Any) -> Outcome:
-            signals: tuple[str, ...] = ()
-            for name in sorted(state(model, "deferred").pop("names", ())):
-                s = model.structures[name]
-                approved = cqs.select(model, s)
-                s.overflow_queues = set(approved)
-                signals += tuple(f"OVERFLOW_QUEUE {name} {n}" for n in approved)
-                if s.defn.ovflwstr is not None:
-                    cqs._move(model, s, approved)
-                    if not approved:
-                        signals += cqs._end_overflow(s)
-            out = original(model, op)
-            return evolve(out, signals=signals + out.signals) if signals else out
-
-        return handler
-
-    return chain(
-        rebound(AlterOutcome, _overflow=fail_only),
-        wrap(Put, select_late),
-        wrap(Get, select_late),
-        wrap(AdvanceClock, select_late),
-    )
+    return handler
 
 
 def unselected_where(when: Callable[[Structure], bool], fenced: Any = lambda s: False) -> Callable[[Model], None]:
@@ -188,8 +157,10 @@ def full_instead_of_fenced(model: Model, op: Put, out: Outcome) -> Outcome:
 
 
 def leave_when_emptied(model: Model, op: Get, out: Outcome) -> Outcome:
-    s = _structure_of(model, op.queue)
-    if not out.ok or s.defn.ovflwstr is None or op.queue not in s.overflow_queues or model.queues[op.queue].msgs:
+    s = structure_of(model, op.queue)
+    if not out.ok or s is None or s.defn.ovflwstr is None or op.queue not in s.overflow_queues:
+        return out
+    if model.queues[op.queue].msgs:
         return out
     s.overflow_queues.discard(op.queue)
     signals = (f"OVERFLOW_QUEUE_OFF {s.defn.name} {op.queue}",)
@@ -212,17 +183,6 @@ def _overflow_at_max(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
     """CQS-005 fault: overflow mode only if usage is still at OVFLWMAX."""
     at_max = cqs._usage(model, s) >= s.defn.effective_ovflwmax
     return (cqs._overflow if at_max else _unchanged("CQS-005"))(model, s, op)
-
-
-def stay_without_queues(model: Model, op: AlterOutcome, out: Outcome) -> Outcome:
-    s = model.structures[op.cfstruct]
-    signal = f"OVERFLOW_OFF {s.defn.name}"
-    if s.defn.ovflwstr is None or signal not in out.signals:
-        return out
-    s.overflow_mode = True
-    return evolve(
-        out, signals=tuple(x for x in out.signals if x != signal), rules=tuple(r for r in out.rules if r != "CQS-014")
-    )
 
 
 def end_with_first_queue(model: Model, op: AdvanceClock, out: Outcome) -> Outcome:
@@ -263,27 +223,12 @@ def without_pseudo_queue(model: Model, op: AlterOutcome, out: Outcome) -> Outcom
 
 
 def with_lgmsgsz(fn: Callable[[int], int]) -> Callable[[Model], None]:
-    def install(model: Model) -> None:
-        model.lgmsgsz = fn(model.config.lgmsgsz)
-
-    return install
+    return lambda m: setattr(m, "lgmsgsz", fn(m.config.lgmsgsz))
 
 
 def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]:
     """CQS-015 faults: leaving overflow (without OVFLWSTR) against another target."""
     return rebound(Get, relieved=rebind(cqs.relieved, _below_target=rebind(cqs._below_target, target=goal)))
-
-
-def usage_metric_by_step(alter: str, exit_: str) -> Callable[[Model], None]:
-    """Mixed reading: one cqs_usage_metric for the OVFLWMAX check, another for leaving overflow."""
-    leave = rebind(
-        cqs.relieved,
-        _below_target=rebind(
-            cqs._below_target, _metric=lambda model: exit_, _usage=lambda model, s: model.usage(s, exit_)
-        ),
-    )
-    reach = rebind(cqs._threshold_reached, _metric=lambda model: alter)
-    return chain(rebound(Put, _threshold_reached=reach), rebound(Get, relieved=leave))
 
 
 def _entries_pct(model: Model, s: Structure) -> float:
@@ -299,12 +244,9 @@ def _reached(usage: Callable[[Model, Structure], float], strict: bool = False) -
 
 
 def _exit_kept(when_removed_only: bool) -> Any:
-    def fn(model: Model, op: SetOverflowExit) -> Outcome | None:
-        if op.vetoes is None or not when_removed_only:
-            return Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))
-        return None
-
-    return pre(SetOverflowExit, fn)
+    """SET OVERFLOW EXIT acknowledged but the exit in force kept (``when_removed_only``: only a removal)."""
+    kept = Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))
+    return pre(SetOverflowExit, lambda m, op: None if op.vetoes is not None and when_removed_only else kept)
 
 
 def _all_vetoed(model: Model) -> frozenset[str]:
@@ -327,7 +269,7 @@ BIG = 3840  # with LGMSGSZ(384): a first part of 2 elements and 9 staging parts 
 FILL = [put("Q1", 600), FAIL]  # fills the primary, and the alter fails: overflow mode
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "CQS",
     ("001-a", "OVFLWMAX defaults to 80% instead of 70%.", cfg(), [put("Q1", 600), Inspect()],
      set_ovflwmax(lambda v: 80 if v is None else v)),
@@ -344,13 +286,14 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("003-b", "An alter outcome arriving with no alter pending is acted on.", cfg(initsize=6147, size=6151), [GROW],
      pre(AlterOutcome, lambda m, op: setattr(m.structures[op.cfstruct], "alter_pending", True))),
     ("003-c", "Every put at or above OVFLWMAX starts another alter while one is pending.", cfg(ovflwmax=25),
-     [put("Q1", 0), put("Q1", 0)], post(Put, resignal_alter)),
+     [put("Q1", 0), put("Q1", 0)], rebound(Put, _may_alter=lambda s: not s.defn.resource and not s.overflow_mode)),
     ("003-d", "Reaching OVFLWMAX enters overflow mode at once, without trying an alter.", cfg(), [put("Q1", 600)],
-     post(Put, overflow_without_alter)),
+     post(Put, _altering)),
     ("004-a", "A successful alter does not grow the primary structure.", cfg(initsize=6147, size=6151),
      [put("Q1", 600), GROW, Inspect()], rebound(AlterOutcome, _altered=_unchanged("CQS-004"))),
     ("004-b", "A successful alter still puts the structure into overflow mode.", cfg(initsize=6147, size=6151),
-     [put("Q1", 600), GROW], post(AlterOutcome, overflow_after_success)),
+     [put("Q1", 600), GROW],
+     post(AlterOutcome, lambda m, op, o: _then_failed(m, o, op.cfstruct) if op.success and o.ok else o)),
     ("004-c", "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
      cfg(initsize=6147, size=6151), [put("Q1", 600), AlterOutcome(PRIM, True, 6148), Inspect()],
      rebound(AlterOutcome, _altered=lambda m, s, size_kb: cqs._altered(m, s, None))),
@@ -371,7 +314,8 @@ MUTANTS: tuple[Mutant, ...] = family(
      [Inspect(), *(put(q, 0) for q in ELEVEN[:10] for _ in range(2)), put("Q11", 0), FAIL],
      selecting(target=lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
     ("008-a", "Queues are selected at the next request after the failed alter, not within it.", cfg(), FILL,
-     deferred_selection()),
+     chain(rebound(AlterOutcome, _overflow=rebind(cqs._overflow, _selected=_later)),
+           *(wrap(t, _select_late) for t in (Put, Get, AdvanceClock)))),
     ("009-a", "The Queue Overflow exit's veto is ignored.", cfg(exit=("Q1",)), FILL,
      selecting(_vetoes=lambda model: frozenset())),
     ("009-b", "A vetoed candidate ends the selection instead of being skipped.",
@@ -402,7 +346,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("013-d", "Overflowed queues are scanned every 10 minutes instead of 15.", cfg(),
      [*FILL, get("Q1"), AdvanceClock(600)], scan_every(600)),
     ("014-a", "Overflow mode does not end when the selection approves no queue.", cfg(exit=("Q1",)), FILL,
-     post(AlterOutcome, stay_without_queues)),
+     reading(AlterOutcome, cqs_empty_overflow="stays")),
     ("014-b", "Overflow mode ends when the first queue leaves it, though others remain.",
      cfg(size=6151, ovflwmax=0, queues=("Q1", "Q2"), lgmsgsz=128),
      [put("Q1", 1152), put("Q2", 0), FAIL, get("Q1"), AdvanceClock(900)], post(AdvanceClock, end_with_first_queue)),
@@ -432,7 +376,7 @@ MUTANTS: tuple[Mutant, ...] = family(
      _reached(lambda model, s: model.usage(s, "combined"))),
     ("020-c", "Mixed reading: data elements for the OVFLWMAX check, max(entries, elements) for leaving overflow mode.",
      cfg(size=6149, ratio=6, ovflwmax=50, ovflwstr=None), [put("Q1", 1152), put("Q1", 0), FAIL, get("Q1")],
-     usage_metric_by_step("elements", "max"), ("cqs_usage_metric",)),
+     reading(Get, cqs_usage_metric="max"), ("cqs_usage_metric",)),
     ("021-a", "LGMSGSZ is used as given, not rounded up to a multiple of 4.", cfg(lgmsgsz=126), [put("Q1", 128)],
      with_lgmsgsz(lambda v: min(v, 30632))),
     ("021-b", "LGMSGSZ is not capped at 30632 bytes.", cfg(size=6400, lgmsgsz=32000), [put("Q1", 31000), Inspect()],

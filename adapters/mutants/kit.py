@@ -27,13 +27,12 @@ from typing import Any
 
 import attrs
 
-from cfconform.reference_model.config import Config, QueueDef, StructureDef
+from cfconform.reference_model import validation
+from cfconform.reference_model.config import Config
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import AlterQueue, AlterStructure, DefineStructure
 from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
 from cfconform.reference_model.readings import AMBIGUITIES, Readings
 from cfconform.reference_model.rules import RULE_BY_ID
-from cfconform.reference_model.state import Queue, Structure
 
 from ..protocol import Adapter, Capabilities
 from ..reference import ReferenceAdapter
@@ -237,11 +236,19 @@ def during(op_type: type, target: Callable[[Model, Any], Any], **values: Any) ->
             setattr(obj, key, values[key])
         return obj, saved
 
-    def after(model: Model, op: Any, kept: tuple[Any, dict[str, Any]]) -> None:
-        for key, value in kept[1].items():
-            setattr(kept[0], key, value)
+    return around(op_type, before, lambda model, op, kept: [setattr(kept[0], k, v) for k, v in kept[1].items()])
 
-    return around(op_type, before, after)
+
+def reading(op_type: type, **choose: Any) -> Install:
+    """``op_type`` handled under other readings (a mixed-reading fault): each ``choose[name]`` a reading, or
+    ``fn(model, op)`` giving one."""
+
+    def before(model: Model, op: Any) -> Readings:
+        saved = model.readings
+        model.readings = attrs.evolve(saved, **{k: f(model, op) if callable(f) else f for k, f in choose.items()})
+        return saved
+
+    return around(op_type, before, lambda model, op, saved: setattr(model, "readings", saved))
 
 
 def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: int, rule: str) -> Install:
@@ -250,8 +257,14 @@ def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: 
 
 
 def reason_for(op_type: type, old: Any, new: Any, when: Callable[[Model, Any], Any] | None = None) -> Install:
-    """Report ``new`` where ``op_type`` fails with ``old`` (and ``when(model, op)``, if given, holds)."""
-    return post(op_type, lambda m, op, o: evolve(o, reason=new) if o.reason == old and (not when or when(m, op)) else o)
+    """Report ``new`` where ``op_type`` fails with ``old`` (a reason, or the ID of a rule that refused it)
+    and ``when(model, op)``, if given, holds."""
+
+    def fn(model: Model, op: Any, o: Outcome) -> Outcome:
+        failed = o.reason == old or (not o.ok and old in o.rules)
+        return evolve(o, reason=new) if failed and (when is None or when(model, op)) else o
+
+    return post(op_type, fn)
 
 
 def state(model: Model, key: str) -> dict[Any, Any]:
@@ -265,9 +278,10 @@ evolve = attrs.evolve
 
 
 def lenient(op_type: type, rule: str, when: Callable[[Model, Any], bool] | None = None) -> Install:
-    """Skip the validation of ``rule``: a command (ALTER or DEFINE of a CFSTRUCT or QLOCAL) the model
-    rejects as INVALID under ``rule`` (and, if given, where ``when(model, op)`` holds, checked before
-    the command runs) is answered ok and carried out unchecked (:func:`carry_out`)."""
+    """Skip the validation of ``rule``: a definition command (DEFINE or ALTER of a CFSTRUCT or QLOCAL) the
+    model rejects as INVALID under ``rule`` (and, if given, where ``when(model, op)`` holds, checked before
+    the command runs) is carried out unchecked: again, with every rule's bounds lifted
+    (:func:`cfconform.reference_model.validation.lenient`)."""
 
     def make(original: Handler) -> Handler:
         def handler(model: Model, op: Any) -> Outcome:
@@ -275,28 +289,9 @@ def lenient(op_type: type, rule: str, when: Callable[[Model, Any], bool] | None 
             out = original(model, op)
             if not applies or out.ok or out.reason != CMD_INVALID or rule not in out.rules:
                 return out
-            carry_out(model, op)
-            return Outcome(out.kind)
+            with validation.lenient(frozenset(RULE_BY_ID)):
+                return original(model, op)
 
         return handler
 
     return wrap(op_type, make)
-
-
-def as_def(value: Any, record: Any) -> Any:
-    """The definition an unchecking implementation stores, raw records (dicts) included."""
-    return force_evolve(record, value) if isinstance(value, dict) else value
-
-
-def carry_out(model: Model, op: Any) -> None:
-    """ALTER or DEFINE of a CFSTRUCT or QLOCAL carried out without validation (a DEFINE replaces any
-    record of that name)."""
-    if isinstance(op, AlterStructure | AlterQueue):
-        target = (model.structures if isinstance(op, AlterStructure) else model.queues)[op.name]
-        target.defn = force_evolve(target.defn, dict(op.changes))
-    elif isinstance(op, DefineStructure):
-        sd = as_def(op.structure, StructureDef("X"))
-        model.structures[sd.name] = Structure(sd, model.acct)
-    else:
-        qd = as_def(op.queue, QueueDef("X"))
-        model.queues[qd.name] = Queue(qd)

@@ -15,7 +15,7 @@ from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
 from cfconform.reference_model.state import Structure
 from cfconform.reference_model.units import KB
 
-from .kit import Patched, evolve, force_evolve, post, pre, rebind, rebound
+from .kit import Patched, force_evolve, rebind, rebound, refuse
 
 RULE_OFF = 64 * KB
 #: OFFLDnTH/OFFLDnSZ with every rule switched off.
@@ -85,39 +85,15 @@ def alter(**changes: Any) -> AlterStructure:
     return AlterStructure("APP1", changes)
 
 
-def put_reason(rule: str, reason: int, when: Any = None) -> Any:
-    """Post-process puts decided by ``rule``: report ``reason`` instead (where ``when(model, op)``)."""
-
-    def fn(model: Model, op: Put, out: Outcome) -> Outcome:
-        if not out.ok and rule in out.rules and (when is None or when(model, op)):
-            return evolve(out, reason=reason)
-        return out
-
-    return post(Put, fn)
-
-
 def reject_alter(test: Any, rule: str) -> Any:
     """ALTER CFSTRUCT refused as INVALID under ``rule`` where ``test(changes)`` holds."""
-
-    def fn(model: Model, op: AlterStructure) -> Outcome | None:
-        return Outcome("alter_structure", False, CMD_INVALID, (rule,)) if test(dict(op.changes)) else None
-
-    return pre(AlterStructure, fn)
+    return refuse(AlterStructure, lambda m, op: test(dict(op.changes)), "alter_structure", CMD_INVALID, rule)
 
 
 # -- put refusals ------------------------------------------------------------------------
 def refusing(variant: Callable[..., list[Outcome]]) -> Callable[[Model], None]:
     """Install another ``_refusals(model, op, q, s)`` into MQPUT."""
     return rebound(Put, _refusals=variant)
-
-
-def refusal_with(**names: Any) -> Callable[..., list[Outcome]]:
-    """The model's ``_refusals`` with some of its global names (constants) replaced; ``SIZE_63K``
-    is looked up by ``_over_63k``."""
-    inner = {k: names.pop(k) for k in ("SIZE_63K",) if k in names}
-    if inner:
-        names["_over_63k"] = rebind(mq._over_63k, **inner)
-    return rebind(mq._refusals, **names)
 
 
 def as_nonpersistent(when: Callable[[Structure], bool]) -> Callable[..., list[Outcome]]:

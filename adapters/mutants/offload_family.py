@@ -22,7 +22,7 @@ from cfconform.reference_model.config import StructureDef
 from cfconform.reference_model.operations import AlterStructure
 from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
-from .kit import Mutant, family, lenient, rebind, wrap
+from .kit import family, lenient, rebind, wrap
 from .mq_common import alter, deciding, mq_config, one, put, reject_alter, rules, sd
 
 DEFAULT_RULES = {k: getattr(StructureDef("X"), k) for k in (f"offld{n}{f}" for n in (1, 2, 3) for f in ("th", "sz"))}
@@ -70,20 +70,18 @@ def _forced(limit: Any) -> Any:
 
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "OFFLOAD",
     ("001-a", "Only two rule pairs: OFFLD3TH/OFFLD3SZ is never applied.",
      one(**rules(None, None, (0, 0))), [put(1), put(1)], _only(lambda n, th, sz: n < 3)),
     ("001-b", "The first rule pair (by default OFFLD1TH(70) OFFLD1SZ(32K)) is never applied.",
      one(size=6324, ratio=120), [put(K33), put(K33), put(18500), put(K33)], _only(lambda n, th, sz: n > 1)),
-    ("002-a", "A rule offloads when usage OR size exceeds its limit (the pre-PI21909 behaviour).",
-     one(**DEFAULT_RULES), [put(1)],
-     deciding(_ruled=_each(lambda m, s, r, ln, strict, mt: m.usage(s, mt) > r[1] or ln > r[2]))),
+    ("002-a", "A rule offloads when usage OR size exceeds its limit (the pre-PI21909 behaviour).", one(**DEFAULT_RULES),
+     [put(1)], deciding(_ruled=_each(lambda m, s, r, ln, strict, mt: m.usage(s, mt) > r[1] or ln > r[2]))),
     ("002-b", "A message is offloaded only when all three rules hold (rules AND-ed).",
      one(size=6324, ratio=120), [put(K33), put(K33), put(18500), put(K33)], deciding(_ruled=_anded)),
-    ("002-c", "Each OFFLDnTH is paired with the next rule's OFFLDnSZ.",
-     one(**rules((0, 32 * KB), (100, 0), None)), [put(1), put(1)],
-     _sizes(lambda n, sz, rules: rules[n % 3][2])),
+    ("002-c", "Each OFFLDnTH is paired with the next rule's OFFLDnSZ.", one(**rules((0, 32 * KB), (100, 0), None)),
+     [put(1), put(1)], _sizes(lambda n, sz, rules: rules[n % 3][2])),
     ("002-d", "Mixed reading: '>' for rule 1 but '>=' for rule 2.",
      mq_config(sd("APP1", **rules((0, 1000), None, None)), sd("APP2", **rules(None, (0, 1000), None))),
      [put(1000, "Q1"), put(1000, "Q2")],
@@ -111,9 +109,8 @@ MUTANTS: tuple[Mutant, ...] = family(
      _elements(64)),
     ("006-a", "ALTER CFSTRUCT accepts an OFFLOAD store other than SMDS or DB2.",
      one(), [alter(offload="DISK")], lenient(AlterStructure, "OFFLOAD-006")),
-    ("006-b", "With OFFLOAD(DB2) the offload rules are never applied.",
-     one(offload="DB2", **rules(None, None, (0, 0))), [put(1), put(1)],
-     deciding(_pairs=lambda d: () if d.effective_offload == "DB2" else offload._pairs(d))),
+    ("006-b", "With OFFLOAD(DB2) the offload rules are never applied.", one(offload="DB2", **rules(None, None, (0, 0))),
+     [put(1), put(1)], deciding(_pairs=lambda d: () if d.effective_offload == "DB2" else offload._pairs(d))),
     ("007-a", "ALTER CFSTRUCT accepts OFFLOAD at CFLEVEL(4).",
      one(cflevel=4), [alter(offload="SMDS")], lenient(AlterStructure, "OFFLOAD-007")),
     ("007-b", "ALTER CFSTRUCT lowers CFLEVEL to 4 on a structure with OFFLOAD(DB2).",
@@ -126,9 +123,8 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("012-a", "The rules compare list-entry usage only.",
      one(size=6154, ratio=6, **rules((50, 0), None, None)), [put(4992), put(1)],
      deciding(_ruled=rebind(offload._ruled, usage_pct=lambda metric, p, acct: 100.0 * p[0] / p[1]))),
-    ("012-b", "Usage is compared as a fraction (0..1) with the OFFLDnTH percentage.",
-     one(**rules((1, 0), None, None)), [put(1), put(1)],
-     deciding(_ruled=rebind(offload._ruled, usage_pct=lambda *a: usage_pct(*a) / 100))),
+    ("012-b", "Usage is compared as a fraction (0..1) with the OFFLDnTH percentage.", one(**rules((1, 0), None, None)),
+     [put(1), put(1)], deciding(_ruled=rebind(offload._ruled, usage_pct=lambda *a: usage_pct(*a) / 100))),
     ("012-c", "Mixed reading: rule 1 compares max(entries%, elements%), rule 2 elements%.",
      one(size=6154, ratio=6, **rules((20, 2000), (20, 0), None)), [put(), put(3000), put(100)],
      deciding(_ruled=_each(lambda m, s, r, *a: _one(m, s, r, *a[:2], "max" if r[0] == 1 else "elements"))),
@@ -137,11 +133,9 @@ MUTANTS: tuple[Mutant, ...] = family(
      one(**rules(None, None, (0, 0))), [alter(fullthreshold=85), put(1), put(1)], _alter_with_defaults(DEFAULT_RULES)),
     ("013-b", "ALTER CFSTRUCT resets CFLEVEL to 3 when it is not given.",
      one(), [alter(fullthreshold=85), put(OVER_6375)], _alter_with_defaults({"cflevel": 3})),
-    ("013-c", "ALTER CFSTRUCT resets RECOVER to NO when it is not given.",
-     one(cflevel=3, recover=True), [alter(fullthreshold=85), put(persistent=True)],
-     _alter_with_defaults({"recover": False})),
+    ("013-c", "ALTER CFSTRUCT resets RECOVER to NO when it is not given.", one(cflevel=3, recover=True),
+     [alter(fullthreshold=85), put(persistent=True)], _alter_with_defaults({"recover": False})),
     ("014-a", "OFFLDnTH(0) is taken to switch its rule off: the messages its size selects are never offloaded by it.",
-     one(**rules((0, KB), None, None)), [put(1), put(2 * KB)],
-     _only(lambda n, th, sz: th != 0)),
+     one(**rules((0, KB), None, None)), [put(1), put(2 * KB)], _only(lambda n, th, sz: th != 0)),
 )
 # fmt: on

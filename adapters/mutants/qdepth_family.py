@@ -35,20 +35,20 @@ from cfconform.reference_model.outcomes import EventMessage, Outcome
 from cfconform.reference_model.state import Queue
 
 from .kit import (
-    Mutant,
     Patched,
+    around,
     chain,
     evolve,
     family,
     lenient,
     post,
     pre,
+    reading,
     reason_for,
     rebind,
     rebound,
     refuse,
     state,
-    wrap,
 )
 from .mq_common import get, mq_config, put, qd, sd, with_defn
 
@@ -61,12 +61,8 @@ def firing(fire: Callable[..., tuple[EventMessage, ...]]) -> Callable[[Model], N
 
 def fire_with(**names: Any) -> Callable[[Model], None]:
     """:func:`cfconform.reference_model.events.fire` with some of its rule functions swapped
-    (``_toggle``, ``_issue``, ``_issuers``)."""
+    (``_toggle``, ``_issue``, ``_issuers``, ``_muted``, ``_silenced``)."""
     return firing(rebind(events.fire, **names))
-
-
-def _enabled(model: Model, m: Any) -> bool:
-    return m.active and m.perfmev  # (the model's test for the other queue managers)
 
 
 def issuing(others: Callable[[Model, Any], bool], coordinator: bool = True) -> Callable[[Model], None]:
@@ -85,17 +81,10 @@ def messages(message: Callable[..., EventMessage]) -> Callable[[Model], None]:
     return fire_with(_issue=rebind(events._issue, _message=message))
 
 
-def _nonshared_unmuted(message: bool) -> Callable[[Model], None]:
-    """A nonshared queue toggles its switches (with ``message``: and issues its event message) while
-    its owner has PERFMEV(DISABLED)."""
-
-    def fire(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
-        if q.defn.cfstruct is not None or model.qmgrs[q.defn.qmgr].perfmev:  # type: ignore[index]
-            return events.fire(model, q, kind, detector)
-        events._toggle(model, q, kind)
-        return events._issue(q, [q.defn.qmgr], kind, 0) if message else ()  # type: ignore[list-item]
-
-    return firing(fire)
+def thresholds(*, high: Any = events.high_reached, low: Any = events.low_reached) -> Callable[[Model], None]:
+    """Install other ``high_reached``/``low_reached`` conversions into MQPUT and MQGET."""
+    ns = Patched(events, high_reached=high, low_reached=low)
+    return chain(rebound(Put, events=ns), rebound(Get, events=ns))
 
 
 def _correl_each(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
@@ -107,125 +96,67 @@ def _correl_each(model: Model, q: Queue, kind: str, detector: str) -> tuple[Even
     return tuple(attrs.evolve(e, correl=e.correl + i) for i, e in enumerate(found))
 
 
-def _broadcast_by_kind(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
-    """Mixed event_broadcast: high events always broadcast, the others only from an enabled coordinator."""
-    saved = model.readings
-    model.readings = attrs.evolve(saved, event_broadcast="always" if kind == "QDPHI" else "if-coordinator-enabled")
-    try:
-        return events.fire(model, q, kind, detector)
-    finally:
-        model.readings = saved
-
-
-def thresholds(
-    *, high: Callable[..., bool] | None = None, low: Callable[..., bool] | None = None
-) -> Callable[[Model], None]:
-    """Install other ``high_reached``/``low_reached`` conversions into MQPUT and MQGET."""
-    ns = Patched(events, high_reached=high or events.high_reached, low_reached=low or events.low_reached)
-    return chain(rebound(Put, events=ns), rebound(Get, events=ns))
-
-
-def count(pct: int, maxdepth: int, how: str) -> int:
-    exact = pct * maxdepth
-    return {
-        "floor": exact // 100,
-        "ceil": -(-exact // 100),
-        "nearest": (exact + 50) // 100,
-        "intdiv": pct // 100 * maxdepth,
-    }[how]
-
-
-def qfull_disables_hi_on_shared(model: Model, q: Queue, kind: str) -> None:
-    """Mixed qfull_hi_flag: 'disabled' on shared queues, 'unchanged' on nonshared ones."""
-    events._toggle(model, q, kind)
-    if kind == "QFULL" and q.defn.cfstruct is not None:
-        q.hi = False
-
-
 def cumulative_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
-    enq, deq = q.stats.get(qmgr, (0, 0))
-    return EventMessage(qmgr, kind, q.defn.name, correl, enq, deq)
+    return EventMessage(qmgr, kind, q.defn.name, correl, *q.stats.get(qmgr, (0, 0)))
 
 
 def group_totals_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
-    enq = sum(s[0] for s in q.stats.values())
-    deq = sum(s[1] for s in q.stats.values())
+    enq, deq = (sum(s[i] for s in q.stats.values()) for i in (0, 1))
     q.stats[qmgr] = [0, 0]
     return EventMessage(qmgr, kind, q.defn.name, correl, enq, deq)
 
 
-def ignoring_switch(op_type: type, switch: str, kind: str) -> Callable[[Model], None]:
-    """The event is checked whether or not its switch is enabled."""
+def ignoring_switch(op_type: type, switch: str) -> Callable[[Model], None]:
+    """The event is checked whether or not its switch is enabled (a switch still enabled after the step
+    gets its old value back; one the event disabled stays so)."""
 
-    def make(original: Any) -> Any:
-        def handler(model: Model, op: Any) -> Outcome:
-            q = model.queues[op.queue]
-            saved = getattr(q, switch)
-            setattr(q, switch, True)
-            out = original(model, op)
-            if not any(e.kind == kind for e in out.events):
-                setattr(q, switch, saved)
+    def before(model: Model, op: Any) -> tuple[Queue, bool]:
+        q = model.queues[op.queue]
+        saved = getattr(q, switch)
+        setattr(q, switch, True)
+        return q, saved
+
+    return around(op_type, before, lambda m, op, kept: getattr(kept[0], switch) and setattr(kept[0], switch, kept[1]))
+
+
+def also_fires(kind: str, when: Callable[[Model, Queue], bool]) -> Callable[[Model], None]:
+    """An accepted put also raises event ``kind`` where ``when(model, q)`` holds after it."""
+
+    def fn(model: Model, op: Put, out: Outcome) -> Outcome:
+        q = model.queues[op.queue]
+        fired = events.fire(model, q, kind, op.qmgr) if out.ok and when(model, q) else ()
+        return evolve(out, events=out.events + fired) if fired else out
+
+    return post(Put, fn)
+
+
+def _low(model: Model, q: Queue) -> bool:
+    return q.lo and events.low_reached(q.depth, q.defn.qdepthlo, q.defn.maxdepth, model.readings.qdepth_percent)
+
+
+def _save_switches(model: Model, op: Put) -> None:
+    """Keep the event switches a queue had before ``op.qmgr``'s unit of work first put to it."""
+    q = model.queues[op.queue]
+    if op.syncpoint:
+        state(model, "switches").setdefault(op.qmgr, {}).setdefault(op.queue, (q.hi, q.lo, q.max))
+
+
+def _restore_switches(model: Model, op: Backout, out: Outcome) -> Outcome:
+    for name, (hi, lo, mx) in state(model, "switches").pop(op.qmgr, {}).items():
+        model.queues[name].hi, model.queues[name].lo, model.queues[name].max = hi, lo, mx
+    return out
+
+
+def _held(model: Model, op: Any, out: Outcome) -> Outcome:
+    """Events of puts under syncpoint held back until the unit of work ends (given at commit)."""
+    held = state(model, "held")
+    if isinstance(op, Put):
+        if not (op.syncpoint and out.events):
             return out
-
-        return handler
-
-    return wrap(op_type, make)
-
-
-def low_on_put(model: Model, op: Put, out: Outcome) -> Outcome:
-    q = model.queues[op.queue]
-    d = q.defn
-    if out.ok and q.lo and events.low_reached(q.depth, d.qdepthlo, d.maxdepth, model.readings.qdepth_percent):
-        return evolve(out, events=out.events + events.fire(model, q, "QDPLO", op.qmgr))
-    return out
-
-
-def full_when_filled(model: Model, op: Put, out: Outcome) -> Outcome:
-    q = model.queues[op.queue]
-    if out.ok and q.max and q.depth >= q.defn.maxdepth:
-        return evolve(out, events=out.events + events.fire(model, q, "QFULL", op.qmgr))
-    return out
-
-
-def restore_switches_on_backout() -> Callable[[Model], None]:
-    def on_put(original: Any) -> Any:
-        def handler(model: Model, op: Put) -> Outcome:
-            q = model.queues[op.queue]
-            if op.syncpoint:
-                state(model, "switches").setdefault(op.qmgr, {}).setdefault(q.defn.name, (q.hi, q.lo, q.max))
-            return original(model, op)
-
-        return handler
-
-    def on_backout(model: Model, op: Backout, out: Outcome) -> Outcome:
-        for name, (hi, lo, mx) in state(model, "switches").pop(op.qmgr, {}).items():
-            q = model.queues[name]
-            q.hi, q.lo, q.max = hi, lo, mx
-        return out
-
-    def on_commit(model: Model, op: Commit, out: Outcome) -> Outcome:
-        state(model, "switches").pop(op.qmgr, None)
-        return out
-
-    return chain(wrap(Put, on_put), post(Backout, on_backout), post(Commit, on_commit))
-
-
-def defer_events_to_commit() -> Callable[[Model], None]:
-    def on_put(model: Model, op: Put, out: Outcome) -> Outcome:
-        if op.syncpoint and out.events:
-            held = state(model, "held")
-            held[op.qmgr] = held.get(op.qmgr, ()) + out.events
-            return evolve(out, events=())
-        return out
-
-    def on_commit(model: Model, op: Commit, out: Outcome) -> Outcome:
-        return evolve(out, events=out.events + state(model, "held").pop(op.qmgr, ()))
-
-    def on_backout(model: Model, op: Backout, out: Outcome) -> Outcome:
-        state(model, "held").pop(op.qmgr, None)
-        return out
-
-    return chain(post(Put, on_put), post(Commit, on_commit), post(Backout, on_backout))
+        held[op.qmgr] = held.get(op.qmgr, ()) + out.events
+        return evolve(out, events=())
+    kept = held.pop(op.qmgr, ())
+    return evolve(out, events=out.events + kept) if isinstance(op, Commit) else out
 
 
 def depth_unlimited(model: Model, op: Put) -> Outcome | None:
@@ -235,31 +166,8 @@ def depth_unlimited(model: Model, op: Put) -> Outcome | None:
     return with_defn(q, {"maxdepth": 999_999_999}, lambda: mq.put(model, op))
 
 
-def stopped_stay_silent() -> Callable[[Model], None]:
-    """QDEPTH-016 fault: a queue manager that was ever stopped is still taken as inactive for events."""
-
-    def on_stop(model: Model, op: StopQmgr, out: Outcome) -> Outcome:
-        state(model, "stopped")[op.qmgr] = True
-        return out
-
-    def others(model: Model, m: Any) -> bool:
-        return _enabled(model, m) and m.name not in state(model, "stopped")
-
-    return chain(post(StopQmgr, on_stop), issuing(others))
-
-
-def _in_definition_order(model: Any, op: Any, out: Outcome) -> Outcome:
-    """Event messages listed in the group's definition order, whoever detected the event."""
-    order = list(model.qmgrs)
-    out.events = tuple(sorted(out.events, key=lambda e: order.index(e.qmgr)))
-    return out
-
-
-def _reset_everyone(model: Any, op: ResetQstats, out: Outcome) -> Outcome:
-    """M-QDEPTH-017-b: every queue manager's statistics for the queue restart."""
-    q = model.queues[op.queue]
-    for name in q.stats:
-        q.stats[name] = [0, 0]
+def _stopped(model: Model, op: StopQmgr, out: Outcome) -> Outcome:
+    state(model, "stopped")[op.qmgr] = True
     return out
 
 
@@ -281,29 +189,34 @@ def _no_qfull(m: Model, q: Queue, kind: str, det: str) -> Any:
     return () if kind == "QFULL" else events.fire(m, q, kind, det)
 
 
+def _enabled(model: Model, m: Any) -> bool:
+    return m.active and m.perfmev  # (the model's test for the other queue managers)
+
+
 TWO = ("QM01", "QM02")
 _FULL = {"maxdepth": 0, "qdpmaxev": True}
 _LOCAL = {"maxdepth": 4, "qdepthhi": 25, "qdphiev": True}
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "QDEPTH",
     ("001-a", "Queue Depth High only when depth exceeds QDEPTHHI, not when it reaches it.", cfg(), [put()],
      thresholds(high=lambda d, pct, md, reading: 100 * d > pct * md)),
     ("001-b", "Queue Depth High is raised although QDPHIEV is DISABLED.", cfg(q1()), [put()],
-     ignoring_switch(Put, "hi", "QDPHI")),
+     ignoring_switch(Put, "hi")),
     ("002-a", "Queue Depth Low only when depth falls below QDEPTHLO, not when it reaches it.", cfg(q1(qdploev=True)),
      [put(), get()], thresholds(low=lambda d, pct, md, reading: 100 * d < pct * md)),
     ("002-b", "Queue Depth Low is also checked on puts.", cfg(q1(qdploev=True, qdepthlo=50)), [put()],
-     post(Put, low_on_put)),
+     also_fires("QDPLO", _low)),
     ("002-c", "Queue Depth Low is raised although QDPLOEV is DISABLED.", cfg(q1()), [put(), get()],
-     ignoring_switch(Get, "lo", "QDPLO")),
+     ignoring_switch(Get, "lo")),
     ("003-a", "No Queue Full event: the rejected put is all that happens.", cfg(q1(**_FULL)), [put()],
      rebound(Put, _queue_full=rebind(mq._queue_full, events=Patched(events, fire=_no_qfull)))),
     ("003-b", "Queue Full is raised by the put that fills the queue, not the first one rejected.",
-     cfg(q1(maxdepth=1, qdpmaxev=True)), [put()], post(Put, full_when_filled)),
+     cfg(q1(maxdepth=1, qdpmaxev=True)), [put()],
+     also_fires("QFULL", lambda m, q: q.max and q.depth >= q.defn.maxdepth)),
     ("003-c", "Queue Full is raised although QDPMAXEV is DISABLED.", cfg(q1(maxdepth=0)), [put()],
-     ignoring_switch(Put, "max", "QFULL")),
+     ignoring_switch(Put, "max")),
     ("004-a", "A high event leaves QDPHIEV ENABLED (repeated high events).", cfg(), [put(), put()],
      _toggles({"QDPHI": {"lo": True, "max": True}})),
     ("004-b", "A high event does not enable QDPLOEV.", cfg(), [put(), get()],
@@ -324,23 +237,25 @@ MUTANTS: tuple[Mutant, ...] = family(
      _toggles({"QFULL": {"hi": True, "lo": True, "max": False}})),
     ("006-d", "Mixed reading: Queue Full disables QDPHIEV on shared queues only.",
      cfg(q1(**_FULL, qdphiev=True), qd("Q2", None, qmgr="QM01", maxdepth=0, qdphiev=True, qdpmaxev=True)),
-     [put(), put(queue="Q2"), Inspect()], fire_with(_toggle=qfull_disables_hi_on_shared), ("qfull_hi_flag",)),
+     [put(), put(queue="Q2"), Inspect()],
+     reading(Put, qfull_hi_flag=lambda m, op: "disabled" if m.queues[op.queue].defn.cfstruct else "unchanged"),
+     ("qfull_hi_flag",)),
     ("007-a", "Shared-queue switches are not toggled when the detecting queue manager has PERFMEV(DISABLED).",
      cfg(perfmev_disabled=("QM01",)), [put(), Inspect()],
      firing(lambda m, q, kind, det: events.fire(m, q, kind, det) if m.qmgrs[det].perfmev else ())),
     ("008-a", "A nonshared queue's switches toggle while PERFMEV is DISABLED.",
      cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put(), Inspect()],
-     _nonshared_unmuted(False)),
+     firing(lambda m, q, kind, det: (events._toggle(m, q, kind), events.fire(m, q, kind, det))[1])),
     ("008-b", "A nonshared queue issues event messages while PERFMEV is DISABLED.",
      cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put()],
-     _nonshared_unmuted(True)),
+     fire_with(_muted=lambda owner: False)),
     ("009-a", "Every event message carries the same CorrelId.", cfg(q1(qdphiev=True)), [put(), get()],
      fire_with(_issue=lambda q, names, kind, c: events._issue(q, names, kind, min(c, 1)))),
     ("009-b", "The detecting queue manager issues no event message.", cfg(), [put()],
      issuing(_enabled, coordinator=False)),
     ("009-c", "The first queue manager of the group issues its event message first, not the one that detected "
      "the event (the coordinator issues its own, then broadcasts).", cfg(qmgrs=TWO), [put(qmgr="QM02")],
-     post(Put, _in_definition_order)),
+     post(Put, lambda m, op, o: evolve(o, events=tuple(sorted(o.events, key=lambda e: list(m.qmgrs).index(e.qmgr)))))),
     ("010-a", "Each queue manager's event message gets a CorrelId of its own.", cfg(qmgrs=TWO), [put()],
      firing(_correl_each)),
     ("010-b", "Only the detecting queue manager issues an event message.", cfg(qmgrs=TWO), [put()],
@@ -350,25 +265,26 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("010-d", "Mixed reading: high events are broadcast always, low events only if the coordinator has "
      "PERFMEV(ENABLED).",
      cfg(q1(qdphiev=True), qmgrs=TWO, perfmev_disabled=("QM01",)), [put(), get()],
-     firing(_broadcast_by_kind), ("event_broadcast",)),
+     fire_with(_silenced=lambda m, c, kind: kind != "QDPHI" and not c.perfmev), ("event_broadcast",)),
     ("011-a", "MsgEnqCount/MsgDeqCount are not reset by an event message (cumulative).", cfg(q1(qdphiev=True)),
      [put(), get()], messages(cumulative_message)),
     ("011-b", "Each event message carries the group's totals, not its queue manager's.",
      cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], messages(group_totals_message)),
     ("012-a", "A backout restores the event switches.", cfg(), [put(syncpoint=True), Backout("QM01"), put()],
-     restore_switches_on_backout()),
+     chain(pre(Put, _save_switches), post(Backout, _restore_switches),
+           post(Commit, lambda m, op, o: (state(m, "switches").pop(op.qmgr, None), o)[1]))),
     ("012-b", "Events of puts under syncpoint are held until commit.", cfg(), [put(syncpoint=True)],
-     defer_events_to_commit()),
+     chain(post(Put, _held), post(Commit, _held), post(Backout, _held))),
     ("013-a", "QDEPTHHI percent is rounded to the nearest count.",
      cfg(q1(maxdepth=10, qdepthhi=12, qdphiev=True), qd("Q2", maxdepth=10, qdepthhi=17, qdphiev=True)),
-     [put(), put(queue="Q2")], thresholds(high=lambda d, pct, md, reading: d >= count(pct, md, "nearest"))),
+     [put(), put(queue="Q2")], thresholds(high=lambda d, pct, md, reading: d >= (pct * md + 50) // 100)),
     ("013-b", "The limit is computed as QDEPTHHI // 100 * MAXDEPTH (integer division first).",
      cfg(q1(maxdepth=10, qdepthhi=50, qdphiev=True)), [put()],
-     thresholds(high=lambda d, pct, md, reading: d >= count(pct, md, "intdiv"))),
+     thresholds(high=lambda d, pct, md, reading: d >= pct // 100 * md)),
     ("013-c", "Mixed reading: floor for QDEPTHHI, ceil for QDEPTHLO.",
      cfg(q1(maxdepth=10, qdepthhi=15, qdepthlo=5, qdphiev=True)), [put(), put(), get()],
-     thresholds(high=lambda d, pct, md, reading: d >= count(pct, md, "floor"),
-                low=lambda d, pct, md, reading: d <= count(pct, md, "ceil")), ("qdepth_percent",)),
+     thresholds(high=lambda d, pct, md, reading: d >= pct * md // 100,
+                low=lambda d, pct, md, reading: d <= -(-pct * md // 100)), ("qdepth_percent",)),
     ("014-a", "QDEPTHHI above 100 is accepted.", cfg(), [AlterQueue("Q1", {"qdepthhi": 101})],
      lenient(AlterQueue, "QDEPTH-014")),
     ("014-b", "MAXDEPTH above 999999999 is accepted.", cfg(), [AlterQueue("Q1", {"maxdepth": 1_000_000_000})],
@@ -387,12 +303,14 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("016-a", "A stopped queue manager still issues event messages.", cfg(qmgrs=TWO), [StopQmgr("QM02"), put()],
      issuing(lambda model, m: m.perfmev)),
     ("016-b", "A restarted queue manager is still taken as inactive: it issues no event messages.", cfg(qmgrs=TWO),
-     [StopQmgr("QM02"), StartQmgr("QM02"), put()], stopped_stay_silent()),
+     [StopQmgr("QM02"), StartQmgr("QM02"), put()],
+     chain(post(StopQmgr, _stopped), issuing(lambda m, qm: _enabled(m, qm) and qm.name not in state(m, "stopped")))),
     ("017-a", "RESET QSTATS is acknowledged but resets nothing.", cfg(q1(qdepthhi=50, qdphiev=True)),
      [put(), ResetQstats("QM01", "Q1"), put()],
      pre(ResetQstats, lambda model, op: Outcome("reset_qstats", rules=("QDEPTH-017",)))),
     ("017-b", "RESET QSTATS resets every queue manager's counts, not only the issuing one's.",
      cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), ResetQstats("QM01", "Q1"), put()],
-     post(ResetQstats, _reset_everyone)),
+     post(ResetQstats, lambda m, op, o: m.queues[op.queue].stats.update({n: [0, 0] for n in m.queues[op.queue].stats})
+          or o)),
 )
 # fmt: on

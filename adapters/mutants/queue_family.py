@@ -14,7 +14,7 @@ from cfconform.reference_model.operations import Backout, Commit, Get, Inspect, 
 from cfconform.reference_model.outcomes import MQRC_NO_MSG_AVAILABLE, Outcome
 
 from .cqs_family import cfg as cqs_cfg
-from .kit import Mutant, around, during, evolve, family, post, pre, rebound, wrap
+from .kit import around, during, evolve, family, post, pre, rebind, rebound
 from .mq_common import get, mq_config, one, put, qd, sd, structure_of, with_defn
 
 
@@ -35,16 +35,6 @@ def _rehide(model: Model, op: Any, hidden: list[Any]) -> None:
             m.uncommitted = True
 
 
-def _backout_commits(original: Any) -> Any:
-    def handler(model: Model, op: Backout) -> Outcome:
-        qm = model.qmgrs[op.qmgr]
-        if not qm.active:
-            return original(model, op)
-        return Outcome("backout", rules=("QUEUE-002", "QUEUE-003"), signals=mq._settle(model, qm, True))
-
-    return handler
-
-
 def _uow(model: Model, op: Any, action: str) -> list[Any]:
     return [(name, model.live.get(seq)) for a, name, seq in model.qmgrs[op.qmgr].uow if a == action]
 
@@ -62,22 +52,6 @@ def _unlock(model: Model, op: Get, out: Outcome) -> Outcome:
         for m in model.queues[op.queue].msgs:
             m.locked = False
     return out
-
-
-def _backout_drops_gets(model: Model, op: Backout) -> Outcome | None:
-    qm = model.qmgrs[op.qmgr]
-    if not qm.active:
-        return None
-    keep = []
-    for action, name, seq in qm.uow:
-        m = model.live.get(seq)
-        if action == "get" and m is not None:
-            q = model.queues[name]
-            mq._remove(model, q, q.msgs.index(m), structure_of(model, name))
-        else:
-            keep.append((action, name, seq))
-    qm.uow = keep
-    return None
 
 
 def _usage_without_locked(model: Model, op: Get, out: Outcome) -> Outcome:
@@ -109,7 +83,7 @@ _qmgr = lambda model, op: model.qmgrs[op.qmgr]  # noqa: E731
 _COMMIT_ALL = lambda model, qm, commit: mq._settle(model, qm, True)  # noqa: E731
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "QUEUE",
     ("001-a", "Gets return the newest message first (LIFO).", one(), [put(tag=1), put(tag=2), get()],
      rebound(Get, enumerate=lambda msgs: reversed(list(enumerate(msgs))))),
@@ -120,7 +94,7 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("002-a", "Messages put under syncpoint are visible before commit.", one(), [put(syncpoint=True), get()],
      around(Get, _unhide, _rehide)),
     ("002-b", "Backout commits the unit of work.", one(), [put(syncpoint=True), Backout("QM01"), get()],
-     wrap(Backout, _backout_commits)),
+     rebound(Backout, _settle=_COMMIT_ALL)),
     ("002-c", "Commit leaves the unit of work's puts invisible.", one(), [put(syncpoint=True), Commit("QM01"), get()],
      around(Commit, lambda m, op: [x for _, x in _uow(m, op, "put")], _rehide)),
     ("003-a", "Backout puts messages got under syncpoint back at the end of the queue.", one(),
@@ -129,7 +103,8 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("003-b", "A message got under syncpoint is not locked: other gets see it.", one(),
      [put(), get(syncpoint=True), get()], post(Get, _unlock)),
     ("003-c", "Backout deletes the messages got under syncpoint.", one(),
-     [put(), get(syncpoint=True), Backout("QM01"), get()], pre(Backout, _backout_drops_gets)),
+     [put(), get(syncpoint=True), Backout("QM01"), get()],
+     rebound(Backout, _settle=rebind(mq._settle, _kept=lambda action, commit: action == "put" and commit))),
     ("003-d", "A get under syncpoint frees the message's storage before commit.", one(),
      [put(), get(syncpoint=True)], post(Get, _usage_without_locked)),
     ("004-a", "Depth leaves out uncommitted puts.", one(), [put(syncpoint=True), Inspect()],

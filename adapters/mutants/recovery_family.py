@@ -15,9 +15,9 @@ from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import Backup, FailStructure, Get, Inspect, Put, Recover, StopQmgr
 from cfconform.reference_model.outcomes import Outcome
-from cfconform.reference_model.state import Message, Structure
+from cfconform.reference_model.state import Message, Queue, Structure
 
-from .kit import Mutant, chain, during, family, post, pre, reason_for, rebound, refuse, state, wrap
+from .kit import around, chain, during, family, post, pre, reason_for, rebind, rebound, refuse, state, wrap
 from .mq_common import get, mq_config, one, put, sd, structure_of
 
 BACKUP, FAIL = Backup("QM01", "APP1"), FailStructure("APP1")
@@ -35,57 +35,28 @@ def _after(op_type: type, fn: Any) -> Any:
     return post(op_type, lambda m, op, o: (fn(m, op) if o.ok else None, o)[1])
 
 
-def _backup_all(model: Model, op: Backup) -> None:
-    for s in model.structures.values():
-        s.backup_taken = True
+def _keeping(survives: Any) -> Any:
+    """A structure failure keeps the messages ``survives(msg)`` selects, as committed (``mq._survives``)."""
+    return rebound(FailStructure, _empty=rebind(mq._empty, _survives=survives))
 
 
-def _reverse_restored(model: Model, op: Recover) -> None:
-    for q in model.queues.values():
-        if q.defn.cfstruct == op.cfstruct and not op.purge:
-            q.msgs.reverse()
+def _queues(model: Model, name: str) -> list[Queue]:
+    return [q for q in model.queues.values() if q.defn.cfstruct == name]
 
 
-def _empty_keeping(keep: Any) -> Any:
-    """``mq._empty`` that keeps the messages ``keep(msg)`` selects, as committed."""
-
-    def empty(model: Model, s: Structure) -> dict[str, list[Message]]:
-        queues = [q for q in model.queues.values() if q.defn.cfstruct == s.defn.name]
-        kept = {q.defn.name: [m.clone() for m in q.msgs if keep(m)] for q in queues}
-        out = mq._empty(model, s)
-        for name, msgs in kept.items():
-            for m in msgs:
-                m.uncommitted = m.locked = False
-            out[name] = msgs
-        return out
-
-    return rebound(FailStructure, _empty=empty)
+def _image(model: Model, op: Backup) -> None:
+    """Remember the messages a backup holds (what an image without the log restores)."""
+    state(model, "images")[op.cfstruct] = {m.seq for q in _queues(model, op.cfstruct) for m in q.msgs}
 
 
-def _backup_image_only() -> Any:
-    """RECOVER restores the backup image without replaying the log."""
+def _image_only(model: Model, s: Structure) -> dict[str, list[Message]]:
+    """RECOVERY-003 fault: RECOVER restores the backup image without replaying the log."""
+    image = state(model, "images").get(s.defn.name, set())
+    return {name: [m for m in msgs if m.seq in image] for name, msgs in s.failure_snapshot.items()}
 
-    def on_backup(model: Model, op: Backup) -> None:
-        queues = [q for q in model.queues.values() if q.defn.cfstruct == op.cfstruct]
-        state(model, "images")[op.cfstruct] = {m.seq for q in queues for m in q.msgs}
 
-    def on_recover(model: Model, op: Recover, out: Outcome) -> Outcome:
-        if not out.ok or op.purge:
-            return out
-        s = model.structures[op.cfstruct]
-        image = state(model, "images").get(op.cfstruct, set())
-        for q in model.queues.values():
-            if q.defn.cfstruct != op.cfstruct:
-                continue
-            for m in [m for m in q.msgs if m.seq not in image]:
-                q.msgs.remove(m)
-                q.depth -= 1
-                model.live.pop(m.seq, None)
-                s.pools.entries_used -= 1
-                s.pools.elements_used -= m.elements
-        return attrs.evolve(out, usage=s.pools.as_tuple())
-
-    return chain(_after(Backup, on_backup), post(Recover, on_recover))
+def _of(model: Model, op: Any) -> Structure:
+    return structure_of(model, op.queue)  # type: ignore[return-value]
 
 
 def _recover_unrecoverable(model: Model, op: Recover) -> Outcome | None:
@@ -106,35 +77,17 @@ def _recover_healthy(purge: bool) -> Any:
     return pre(Recover, fn)
 
 
-def _backup_taken_if_failed(model: Model, op: Recover) -> Outcome | None:
-    s = model.structures[op.cfstruct]
-    if s.failed:
-        s.backup_taken = True
-    return None
-
-
 def _drop_nonpersistent_on_stop(model: Model, op: StopQmgr, out: Outcome) -> Outcome:
     for q in model.queues.values():
         s = model.structures.get(q.defn.cfstruct) if q.defn.cfstruct else None
-        if s is None:
-            continue
-        for m in [m for m in q.msgs if not m.persistent and not m.uncommitted and not m.locked]:
+        for m in [m for m in q.msgs if not m.persistent and not m.uncommitted and not m.locked] if s else ():
             mq._remove(model, q, q.msgs.index(m), s)
             q.depth -= 1
     return out
 
 
-def _failed(m: Model, op: Get) -> bool:
-    return structure_of(m, op.queue).failed  # type: ignore[union-attr]
-
-
-def _set_failed(m: Model, op: Recover) -> None:
-    if op.purge:
-        m.structures[op.cfstruct].failed = True
-
-
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "RECOVERY",
     ("001-a", "BACKUP CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [BACKUP],
      rebound(Backup, _recoverable=lambda s: True)),
@@ -144,25 +97,27 @@ MUTANTS: tuple[Mutant, ...] = family(
      refuse(Backup, lambda m, op: m.structures[op.cfstruct].defn.cflevel > 3, "backup", rc.CMD_NOT_ALLOWED,
             "RECOVERY-001")),
     ("002-a", "A put to a failed structure is accepted.", one(**RECOVERABLE), [FAIL, put()],
-     during(Put, lambda m, op: structure_of(m, op.queue), failed=False)),
+     during(Put, _of, failed=False)),
     ("002-b", "A get from a failed structure answers 2033 (no message) instead of 2373.", one(**RECOVERABLE),
-     [FAIL, get()], refuse(Get, _failed, "get", rc.MQRC_NO_MSG_AVAILABLE, "QUEUE-001")),
+     [FAIL, get()], refuse(Get, lambda m, op: _of(m, op).failed, "get", rc.MQRC_NO_MSG_AVAILABLE, "QUEUE-001")),
     ("002-c", "A put to a failed structure fails with 2192 instead of 2373.", one(**RECOVERABLE), [FAIL, put()],
      reason_for(Put, rc.MQRC_CF_STRUC_FAILED, rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("003-a", "RECOVER restores the messages in reverse order.", one(**RECOVERABLE),
-     [pput(1), pput(2), BACKUP, FAIL, RECOVER, get()], _after(Recover, _reverse_restored)),
+     [pput(1), pput(2), BACKUP, FAIL, RECOVER, get()],
+     _after(Recover, lambda m, op: op.purge or [q.msgs.reverse() for q in _queues(m, op.cfstruct)])),
     ("003-b", "RECOVER also restores persistent messages that were not committed.", one(**RECOVERABLE),
-     [pput(syncpoint=True), BACKUP, FAIL, RECOVER, Inspect()], _empty_keeping(lambda m: m.persistent)),
+     [pput(syncpoint=True), BACKUP, FAIL, RECOVER, Inspect()], _keeping(lambda m: m.persistent)),
     ("003-c", "RECOVER restores the backup only: persistent messages put after it are lost.", one(**RECOVERABLE),
-     [BACKUP, pput(), FAIL, RECOVER, Inspect()], _backup_image_only()),
+     [BACKUP, pput(), FAIL, RECOVER, Inspect()],
+     chain(_after(Backup, _image), rebound(Recover, _restored=_image_only))),
     ("003-d", "RECOVER CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [FAIL, RECOVER],
      pre(Recover, _recover_unrecoverable)),
     ("004-a", "Nonpersistent messages survive a structure failure and are recovered.", one(**RECOVERABLE),
-     [put(), BACKUP, FAIL, RECOVER, Inspect()], _empty_keeping(lambda m: not m.uncommitted)),
+     [put(), BACKUP, FAIL, RECOVER, Inspect()], _keeping(lambda m: not m.uncommitted)),
     ("005-a", "RECOVER TYPE(PURGE) is carried out as TYPE(NORMAL).", one(**RECOVERABLE), [FAIL, PURGE],
      wrap(Recover, lambda f: lambda m, op: f(m, attrs.evolve(op, purge=False)))),
     ("005-b", "After RECOVER TYPE(PURGE) the structure is still failed.", one(**RECOVERABLE), [FAIL, PURGE, put()],
-     _after(Recover, _set_failed)),
+     _after(Recover, lambda m, op: op.purge and setattr(m.structures[op.cfstruct], "failed", True))),
     ("006-a", "RECOVER TYPE(NORMAL) on a structure that has not failed answers ok.", one(**RECOVERABLE), [RECOVER],
      _recover_healthy(False)),
     ("006-b", "RECOVER TYPE(PURGE) on a structure that has not failed answers ok but purges nothing.",
@@ -170,10 +125,10 @@ MUTANTS: tuple[Mutant, ...] = family(
     ("006-c", "RECOVER on a structure that has not failed answers NOT_ALLOWED, not NOT_FAILED.", one(**RECOVERABLE),
      [RECOVER], reason_for(Recover, rc.CMD_NOT_FAILED, rc.CMD_NOT_ALLOWED)),
     ("007-a", "RECOVER TYPE(NORMAL) works without any backup.", one(**RECOVERABLE), [FAIL, RECOVER],
-     pre(Recover, _backup_taken_if_failed)),
+     around(Recover, lambda m, op: (s := m.structures[op.cfstruct]).failed and setattr(s, "backup_taken", True))),
     ("007-b", "A backup of any structure counts as a backup of every structure.",
      mq_config(sd(**RECOVERABLE), sd("APP2", **RECOVERABLE)), [Backup("QM01", "APP2"), FAIL, RECOVER],
-     _after(Backup, _backup_all)),
+     _after(Backup, lambda m, op: [setattr(s, "backup_taken", True) for s in m.structures.values()])),
     ("008-a", "Nonpersistent shared messages are lost when a queue manager stops.",
      mq_config(sd(), qmgrs=("QM01", "QM02")), [put(), StopQmgr("QM01"), get(qmgr="QM02")],
      post(StopQmgr, _drop_nonpersistent_on_stop)),

@@ -77,6 +77,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _section(title: str, intro: str, head: str, rows: Iterable[tuple[str, str]]) -> list[str]:
+    """A titled two-column table (``head`` names the columns) of ``rows``, after an introduction."""
+    table = [f"| {head} |", "| --- | --- |", *(f"| {key} | {_cell(why)} |" for key, why in rows)]
+    return ["", f"## {title}", "", intro, "", *table]
+
+
 def render_markdown(
     mutants: Iterable[Any] | None = None,
     skipped: Mapping[str, str] | None = None,
@@ -114,41 +120,25 @@ def render_markdown(
             f"| {m.id} | {m.rule} | {_cell(m.description)} | {_cell(format_config(m.config))} | "
             f"{_cell(ops)} ({len(m.scenario)}) | {', '.join(m.mixes)} |"
         )
-    lines += [
-        "",
-        "## Rules without a mutant",
-        "",
-        "These rules have no effect an implementation's outcomes could get wrong.",
-        "",
-        "| Rule | Why |",
-        "| --- | --- |",
-    ]
-    lines += [f"| {rule} | {_cell(why)} |" for rule, why in sorted(skipped.items())]
+    lines += _section(
+        "Rules without a mutant", "These rules have no effect an implementation's outcomes could get wrong.",
+        "Rule | Why", sorted(skipped.items()),
+    )  # fmt: skip
     if gaps:
-        lines += [
-            "",
-            "## Known checker gaps",
-            "",
+        lines += _section(
+            "Known checker gaps",
             f"{len(gaps)} mutants break a documented sentence that the checker cannot judge yet: they stay in the "
             "catalogue (and count against the mutation score) until the checker is fixed.",
-            "",
-            "| Mutant | What the checker misses |",
-            "| --- | --- |",
-        ]
-        lines += [f"| {mid} | {_cell(why)} |" for mid, why in gaps.items()]
+            "Mutant | What the checker misses", gaps.items(),
+        )  # fmt: skip
     if retired:
-        lines += [
-            "",
-            "## Retired mutants",
-            "",
+        lines += _section(
+            "Retired mutants",
             f"{len(retired)} mutants broke something no IBM sentence decides (storage accounting, the timing of "
             "z/OS messages, reason-code precedence, an invented cap, ...). The gate does not judge it, so they are "
             "no longer run; their IDs stay reserved.",
-            "",
-            "| Mutant | Why retired |",
-            "| --- | --- |",
-        ]
-        lines += [f"| {mid} | {_cell(why)} |" for mid, why in retired.items()]
+            "Mutant | Why retired", retired.items(),
+        )  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

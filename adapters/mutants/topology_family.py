@@ -13,7 +13,7 @@ from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.operations import DefineQueue, DefineStructure
 from cfconform.reference_model.outcomes import CMD_INVALID
 
-from .kit import Mutant, as_def, family, lenient, refuse
+from .kit import family, lenient, refuse
 from .mq_common import one, put, qd
 
 
@@ -31,7 +31,8 @@ def _refused(op_type: type, when: Any, rule: str) -> Any:
 
 
 def _sysappl_counted_twice(model: Any, op: DefineStructure) -> bool:
-    names = [*model.structures, as_def(op.structure, StructureDef("X")).name]
+    name = op.structure["name"] if isinstance(op.structure, dict) else op.structure.name
+    names = [*model.structures, name]
     return "CSQSYSAPPL" in names and len(names) > 62
 
 
@@ -39,7 +40,7 @@ _Q512 = tuple(QueueDef(f"Q{i}", cfstruct="APP1") for i in range(512))
 _APP1 = (StructureDef("APP1"),)
 
 # fmt: off
-MUTANTS: tuple[Mutant, ...] = family(
+MUTANTS = family(
     "TOPOLOGY",
     ("001-a", "DEFINE CFSTRUCT(CSQ_ADMIN) is accepted as an application structure.", one(),
      [DefineStructure({"name": "CSQ_ADMIN"})], lenient(DefineStructure, "TOPOLOGY-001")),
