@@ -10,7 +10,6 @@ checked by the suite's own wire code, so a protocol breach is an adapter fault, 
 from __future__ import annotations
 
 import importlib.util
-import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +32,24 @@ def _load(path: Path) -> Any:
 _MODULES: dict[Path, Any] = {}
 
 
+class _Replies:
+    """What the kit's Server writes, text or bytes as each kit does, one reply at a time."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, data: str | bytes) -> int:
+        self.parts.append(data.decode() if isinstance(data, bytes) else data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def take(self) -> str:
+        text, self.parts = "".join(self.parts), []
+        return text
+
+
 class LoopbackAdapter:
     """An :class:`~cfconform.adapters.protocol.Adapter` over an in-process wire server."""
 
@@ -40,7 +57,7 @@ class LoopbackAdapter:
         path = impl.resolve()
         if path not in _MODULES:
             _MODULES[path] = _load(path)
-        self._out = io.StringIO()
+        self._out = _Replies()
         self._server = _MODULES[path].Server(fault, self._out)
         self._msg_id = 0
         reply = self._exchange({"type": "init", "protocol_version": PROTOCOL_VERSION, "suite": "cfconform loopback"})
@@ -50,10 +67,8 @@ class LoopbackAdapter:
     def _exchange(self, request: dict[str, Any]) -> dict[str, Any]:
         self._msg_id += 1
         request["msg_id"] = self._msg_id
-        self._out.seek(0)
-        self._out.truncate()
         self._server.handle_line(json.dumps(request, separators=(",", ":")).encode())
-        return json.loads(self._out.getvalue())
+        return json.loads(self._out.take())
 
     def _raise(self, phase: str, err: dict[str, Any], step: int, outcomes: list[Outcome]) -> None:
         code = err.get("code")

@@ -8,7 +8,6 @@ such a build only on what it shows (principle 2)."""
 from __future__ import annotations
 
 import importlib.util
-import io
 import json
 import sys
 
@@ -28,11 +27,29 @@ def _strip(outcome: dict, keep: list[str]) -> None:
             outcome.pop(key, None)
 
 
+class _Reply:
+    """What the kit's Server writes (text or bytes, as each kit does), one reply at a time."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, data: str | bytes) -> int:
+        self.parts.append(data.decode() if isinstance(data, bytes) else data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def take(self) -> str:
+        text, self.parts = "".join(self.parts), []
+        return text
+
+
 def main(impl: str, variant: str) -> None:
     spec = importlib.util.spec_from_file_location("kit", impl)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
-    keep, out = KEEP[variant], io.StringIO()
+    keep, out = KEEP[variant], _Reply()
     try:
         server = module.Server(None, out)
     except TypeError:  # (the third and fourth readings' Server takes only its output)
@@ -44,10 +61,8 @@ def main(impl: str, variant: str) -> None:
             text = "inspect is not observed"
             reply = {"type": "error", "in_reply_to": request["msg_id"], "code": 10, "text": text, "definite": True}
         else:
-            out.seek(0)
-            out.truncate()
             server.handle_line(line.rstrip(b"\n"))
-            reply = json.loads(out.getvalue())
+            reply = json.loads(out.take())
             if reply.get("type") == "init_ok":
                 caps = reply["capabilities"]
                 if keep is None:
