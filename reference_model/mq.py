@@ -193,11 +193,13 @@ def put(model: GroupState, op: Put) -> Outcome:
 
 
 def _location(s: Structure, offloaded: bool | None) -> str | None:
-    """OFFLOAD-006: where the message data went.  At CFLEVEL(4) a message too large for an entry is
-    offloaded, but no sentence says where (Db2 is our inference): not judged there."""
+    """OFFLOAD-006: where the message data went.  At CFLEVEL(4) a message too large for an entry
+    goes to Db2 (CFLEVEL-006): only CFLEVEL(5) offloads "to shared message data sets (SMDS) or
+    Db2", SMDS came with it (ibm-facts 2.5 [SRC]: "Before V7.1, messages over 63K were stored in a
+    shared Db2 table"), so the one place left is Db2 (the eighth reading's fault OFF_CF4_SMDS)."""
     if not offloaded:
         return "CF"
-    return s.defn.offload_target if s.defn.cflevel >= 5 else None
+    return s.defn.offload_target
 
 
 def _remove(model: GroupState, q: Queue, index: int, s: Structure | None) -> None:

@@ -61,14 +61,14 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="CFLEVEL-006",
-        title="CFLEVEL(5) adds selective offload to SMDS or Db2; at CFLEVEL(4) only too-large messages offload.",
+        title="CFLEVEL(5) adds selective offload to SMDS or Db2; CFLEVEL(4) offloads only too-large messages, to Db2.",
         citation=Citation(
             SEED_003,
             "5 - can be used for persistent and nonpersistent messages up to 100 MB and selectively offloaded "
             "to shared message data sets (SMDS) or Db2.",
         ),
         status="normative",
-        observables=("put.offloaded",),
+        observables=("put.offloaded", "put.location"),
         profiles=MQ,
     ),
     Rule(

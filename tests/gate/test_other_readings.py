@@ -59,6 +59,7 @@ TOLD_APART = [
     ("fifth", "qdepth-first-qmgr-coordinates"),
     ("sixth", "CQS_TARGET_AT_THRESHOLD"),
     ("sixth", "CQS_VETO_STOPS"),
+    ("eighth", "OFF_CF4_SMDS"),
 ]
 
 

@@ -271,6 +271,12 @@ def test_offload_004_cflevel4_forced_only(compare: str) -> None:
     assert [(True, False, True), (True, True, True)] == [kept, forced]
 
 
+def test_cflevel_006_cflevel4_offloads_to_db2() -> None:
+    """At CFLEVEL(4) a message too large for an entry goes to Db2: SMDS comes with CFLEVEL(5)."""
+    out = _model(cflevel=4).step(Put("QM01", "Q1", SIZE_100MB, False, False, 1))
+    assert (True, True, "DB2") == (out.ok, out.offloaded, out.location)
+
+
 # -- OFFLOAD-005 -------------------------------------------------------------------------
 
 
