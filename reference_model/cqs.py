@@ -452,7 +452,7 @@ def _end_overflow(s: Structure, model: GroupState | None = None) -> tuple[str, .
         maybe = s.overflow_queues | set(s.selection_open or ())
         said = tuple(f"OVERFLOW_QUEUE_OFF {s.defn.name} {q}" for q in sorted(maybe))
         said = tuple(sig for sig in said if model.hint.says(sig))
-    s.overflow_mode, s.relief_unseen = False, False
+    s.overflow_mode, s.relief_unseen, s.approvals = False, False, None
     s.overflow_queues = set()
     s.selection_open, s.selection_scanned = None, False
     return (*said, f"OVERFLOW_OFF {s.defn.name}")
@@ -704,14 +704,17 @@ def adopt_put(model: GroupState, s: Structure, name: str) -> None:
 
 def _reselected_unseen(model: GroupState, s: Structure, name: str) -> bool:
     """CQS-006/012 under ``cqs_reselect=select``, for an implementation showing no CQS signals and
-    no OVFLWSTR: a CQSPUT refused as in overflow mode to an unvetoed queue outside the first
-    selection's candidates shows a later selection round the implementation did not show."""
+    no OVFLWSTR: a CQSPUT refused as in overflow mode to a queue outside the first selection's
+    candidates that an exit approved at some time in this overflow mode (the exit may have changed
+    since the round: eighth reading, nothing shown, cqs seed 1) shows a later selection round the
+    implementation did not show."""
     hint = model.hint
     if hint is None or hint.cqs_signals or s.defn.ovflwstr is not None or model.readings.cqs_reselect != "select":
         return False
     if hint.outcome.ok or hint.outcome.reason != CQS_REJECTED_OVERFLOW or name in s.overflow_queues:
         return False
-    return name not in (s.selection_open or {}) and name not in _vetoes(model)
+    approved = name not in _vetoes(model) or (s.approvals is not None and name in s.approvals)
+    return name not in (s.selection_open or {}) and approved
 
 
 def _adopt_moved(model: GroupState, s: Structure, name: str) -> None:
@@ -1013,5 +1016,10 @@ def _scan_open(model: GroupState, s: Structure) -> None:
 
 def set_overflow_exit(model: GroupState, op: SetOverflowExit) -> Outcome:
     """Install or remove the Queue Overflow exit (CQS-009/010)."""
+    names = [q.defn.name for q in model.queues.values()]
+    for s in model.structures.values():
+        if s.overflow_mode:  # (a later selection round may have run under either exit)
+            before = s.approvals if s.approvals is not None else {n for n in names if n not in _vetoes(model)}
+            s.approvals = before | {n for n in names if n not in (op.vetoes or ())}
     model.overflow_exit = op.vetoes
     return Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))

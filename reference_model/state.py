@@ -81,6 +81,7 @@ class Structure:
     __slots__ = (
         "alter_pending",
         "alter_unseen",
+        "approvals",
         "backup_taken",
         "combined_weights",
         "costs_seen",
@@ -159,6 +160,9 @@ class Structure:
         #: CQS, checker mode: a CQSPUT may have reached OVFLWMAX and started an alter the
         #: implementation did not show (it reports neither the usage nor CQS's signals).
         self.alter_unseen = False
+        #: CQS: the queues some Queue Overflow exit installed during this overflow mode approved
+        #: (None while the exit has not changed since it began: the current exit's approvals hold).
+        self.approvals: set[str] | None = None
         #: CQS, checker mode, no OVFLWSTR: a CQSDEL may have brought usage 20% below the threshold
         #: and ended overflow mode unseen (the implementation reports neither usage nor CQS signals).
         self.relief_unseen = False
@@ -178,6 +182,7 @@ class Structure:
         s.overflow_queues = set(self.overflow_queues)
         s.selection_open = dict(self.selection_open) if self.selection_open is not None else None
         s.selection_shown = set(self.selection_shown)
+        s.approvals = set(self.approvals) if self.approvals is not None else None
         s.costs_seen = list(self.costs_seen)
         s.failure_snapshot = {q: [m.clone() for m in ms] for q, ms in self.failure_snapshot.items()}
         return s
