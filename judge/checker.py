@@ -170,6 +170,7 @@ class Checker:
         self.pinned: set[str] = set(self.fixed)
         #: (the helpers that only judge the cqs profile are not called for the other)
         self._cqs = config.profile == "cqs"
+        self._signals = "signals" in caps.observes
 
     def check(self, op: Any, observed: Outcome) -> StepVerdict:
         """Judge one step; after a failure, later steps are not judged."""
@@ -185,7 +186,7 @@ class Checker:
             self.totals[name] = pools[1::2]
         if not self.cqs_signals and observed.signals:
             self.cqs_signals = any(sig.split(" ", 1)[0] in CQS_SIGNALS for sig in observed.signals)
-        hint = Observed(observed, dict(self.view), after, self.cqs_signals)
+        hint = Observed(observed, dict(self.view), after, self.cqs_signals, self._signals)
         self.history.append((op, observed, hint))
         broken = self._relations_broken(op, observed, model, structure, hint)
         if observed.ok and isinstance(op, Commit):

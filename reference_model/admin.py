@@ -126,6 +126,8 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
     if lowered and _guarded(model, s.defn.cflevel, new.cflevel) and _in_use(model, s):
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     s.defn = new
+    if dormant or "offload" in changes:  # (the seventh and eighth readings let it lapse: Structure.offload_open)
+        s.offload_open = dormant
     ranges = tuple(dict.fromkeys(RANGE_RULES[key] for key, _ in op.changes if key in RANGE_RULES))
     # a new FULLTHRESHOLD may put usage on the other side of it: z/OS's message then follows, at once
     # or later by the full_signal_timing reading (CAPACITY-002/003)

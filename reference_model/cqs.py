@@ -122,6 +122,8 @@ def put(model: GroupState, op: Put) -> Outcome:
     gain = len(staged) + (0 if maybe_overflowed else 1)  # the least the primary gains if nothing moved
     if s.overflow_mode and s.selection_scanned and _moved_within(model, s, gain):
         signals += _end_overflow(s, model)
+    if s.overflow_mode and not s.round_unseen and _round_unseen(model, s, 1 + len(staged)):
+        s.round_unseen = True
     if s.overflow_mode and _reselect_due(model, s, 1 + len(staged)):
         more = _reselect(model, s)
         signals += tuple(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in more)
@@ -133,7 +135,7 @@ def put(model: GroupState, op: Put) -> Outcome:
     # (or, without OVFLWSTR, a CQSDEL may have ended it unseen: see relieved)
     scanned = s.selection_open is not None and s.selection_scanned
     left = s.overflow_mode and (scanned or s.relief_unseen) and not s.alter_pending
-    if (idle or left) and _unseen(model, s):
+    if (idle or left) and (_unseen(model, s) or (left and _threshold_reached(model, s, 1 + len(staged)))):
         s.alter_unseen = True
         if model.readings.cqs_alter == "sync":  # an alter completed unseen leaves a size of its own
             s.size_known, s.size_range = False, None
@@ -197,6 +199,15 @@ def _reselect_due(model: GroupState, s: Structure, parts: int) -> bool:
         before = model.before(s)
         return model.reached(before, s.defn.effective_ovflwmax, _metric(model), True) is False
     return True
+
+
+def _round_unseen(model: GroupState, s: Structure, parts: int) -> bool:
+    """Whether this CQSPUT may have run a further selection round (``cqs_reselect=select``) that an
+    implementation showing no CQS signals did not show: its usage, if reported, reached OVFLWMAX."""
+    hint = model.hint
+    if hint is None or hint.cqs_signals or s.defn.resource or model.readings.cqs_reselect != "select":
+        return False
+    return model.after(s) is None or _threshold_reached(model, s, parts)
 
 
 def _reselect(model: GroupState, s: Structure) -> list[str]:
@@ -416,7 +427,9 @@ def _adopt_unseen_relief(model: GroupState, s: Structure, name: str) -> None:
     threshold and ended overflow mode unseen (:func:`relieved`); one refused shows it had not
     (second reading withholding usage, cqs seed 5)."""
     hint = model.hint
-    if hint is None or not s.relief_unseen or not s.overflow_mode or not _in_overflow(s, name):
+    if hint is None or not s.relief_unseen or not s.overflow_mode or s.selection_open is not None:
+        return  # (while the selection is open, adopt_put reads the answer)
+    if not _in_overflow(s, name):
         return
     s.relief_unseen = False
     if hint.outcome.ok:
@@ -452,7 +465,7 @@ def _end_overflow(s: Structure, model: GroupState | None = None) -> tuple[str, .
         maybe = s.overflow_queues | set(s.selection_open or ())
         said = tuple(f"OVERFLOW_QUEUE_OFF {s.defn.name} {q}" for q in sorted(maybe))
         said = tuple(sig for sig in said if model.hint.says(sig))
-    s.overflow_mode, s.relief_unseen, s.approvals = False, False, None
+    s.overflow_mode, s.relief_unseen, s.approvals, s.round_unseen = False, False, None, False
     s.overflow_queues = set()
     s.selection_open, s.selection_scanned = None, False
     return (*said, f"OVERFLOW_OFF {s.defn.name}")
@@ -714,7 +727,12 @@ def _reselected_unseen(model: GroupState, s: Structure, name: str) -> bool:
     if hint.outcome.ok or hint.outcome.reason != CQS_REJECTED_OVERFLOW or name in s.overflow_queues:
         return False
     approved = name not in _vetoes(model) or (s.approvals is not None and name in s.approvals)
-    return name not in (s.selection_open or {}) and approved
+    # a candidate of the first selection the first could not have taken: a later round may have
+    # (usage reported back at OVFLWMAX after overflow mode began: eighth reading, usage only, seed 1)
+    later = name not in (s.selection_open or {}) or (
+        s.round_unseen and not _selection_sound(model, s, s.selection_shown | {name}, complete=False)
+    )
+    return later and approved
 
 
 def _adopt_moved(model: GroupState, s: Structure, name: str) -> None:
@@ -909,9 +927,13 @@ def _exits_at_start(model: GroupState, s: Structure) -> bool:
     the CQSPUT that reached it and z/OS's answer): "exits overflow mode when the primary structure
     usage drops 20% below" does not say whether it leaves at once or at the next CQSDEL that finds
     usage there (no drop has happened yet), so an implementation that reports CQS's signals may do
-    either; one that stays leaves at that CQSDEL (:func:`relieved`)."""
+    either; one that stays leaves at that CQSDEL (:func:`relieved`).  One showing none is taken to
+    stay, its overflow mode perhaps over unseen (``relief_unseen``; eighth reading, usage only)."""
     hint = model.hint
-    return hint is None or not hint.cqs_signals or hint.says(f"OVERFLOW_OFF {s.defn.name}")
+    if hint is not None and not hint.cqs_signals:
+        s.relief_unseen = True  # (an implementation showing no CQS signals may do either, unseen)
+        return False
+    return hint is None or hint.says(f"OVERFLOW_OFF {s.defn.name}")
 
 
 def _usage_at_start(model: GroupState, s: Structure, op: Any) -> tuple[int, int, int, int] | None:

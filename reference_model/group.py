@@ -36,15 +36,19 @@ class Observed:
     ``outcome``, the implementation's own answer, as long as a documented relation allows it.
     """
 
-    __slots__ = ("after", "before", "cqs_signals", "outcome")
+    __slots__ = ("after", "before", "cqs_signals", "outcome", "signals")
 
-    def __init__(self, outcome: Outcome, before: View, after: View, cqs_signals: bool = True) -> None:
+    def __init__(
+        self, outcome: Outcome, before: View, after: View, cqs_signals: bool = True, signals: bool = True
+    ) -> None:
         self.outcome = outcome
         self.before = before
         self.after = after
         #: Whether the implementation reports CQS's signals (ALTER, OVERFLOW_ON, ...): they are
         #: optional observables, so one that never reports them is judged on state instead.
         self.cqs_signals = cqs_signals
+        #: Whether it reports signals at all (``observes``): z/OS's IXC585E/IXC586I included.
+        self.signals = signals
 
     def says(self, signal: str) -> bool:
         """Whether the implementation reported ``signal`` at this step."""

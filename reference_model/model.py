@@ -206,7 +206,7 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
     }  # fmt: skip
     if not s.size_known:
         del out["size_kb"]
-    due = _overdue_signal(model, s)
+    due = _overdue_signal(model, s) or _unsignalled(model, s)
     if due is not None:
         out["full_warning"] = due
     if s.failed and model.hint is not None:
@@ -217,6 +217,28 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
         out["overflow_queues"] = sorted(s.overflow_queues)
         out["staging_depth"] = s.staging_depth
     return out
+
+
+def _unsignalled(model: Model, s: Structure) -> bool | None:
+    """CAPACITY-002/003 for an implementation that shows no signals: IXC585E/IXC586I may have come
+    at a step whose usage it did not report (a backout at STOP QMGR, say), so an ``inspect`` showing
+    usage on the other side of FULLTHRESHOLD, and the warning state that goes with it, stands
+    (seventh reading, signals withheld, mq seed 6)."""
+    hint = model.hint
+    if hint is None or hint.signals or s.failed or s.defn.fullthreshold <= 0:
+        return None
+    seen = model.after(s)
+    shown = (
+        hint.outcome.value.get("structures", {}).get(s.defn.name, {}) if isinstance(hint.outcome.value, dict) else {}
+    )
+    if seen is None or not isinstance(shown.get("full_warning"), bool):
+        return None
+    eu, et, lu, lt = seen
+    high = 100 * eu >= s.defn.fullthreshold * et or 100 * lu >= s.defn.fullthreshold * lt
+    if high == s.full_warning or shown["full_warning"] != high:
+        return None
+    s.full_warning, s.full_due_since = high, None
+    return high
 
 
 def _overdue_signal(model: Model, s: Structure) -> str | None:

@@ -199,7 +199,7 @@ def _location(s: Structure, offloaded: bool | None) -> str | None:
     shared Db2 table"), so the one place left is Db2 (the eighth reading's fault OFF_CF4_SMDS)."""
     if not offloaded:
         return "CF"
-    return s.defn.offload_target
+    return None if s.offload_open else s.defn.offload_target
 
 
 def _remove(model: GroupState, q: Queue, index: int, s: Structure | None) -> None:

@@ -91,6 +91,7 @@ class Structure:
         "full_due_since",
         "full_off_unsaid",
         "full_warning",
+        "offload_open",
         "offload_plan",
         "overflow_base",
         "overflow_mode",
@@ -101,6 +102,7 @@ class Structure:
         "pick_due",
         "pools",
         "relief_unseen",
+        "round_unseen",
         "selection_by_costs",
         "selection_costs",
         "selection_open",
@@ -141,6 +143,10 @@ class Structure:
         self.pools = Pools(self.size_kb, defn.ratio, acct)
         #: The offload rules of ``defn`` as the MQ put reads them (reference_model.offload._plan).
         self.offload_plan: Any = None
+        #: OFFLOAD-006: CFLEVEL fell below 5 by an ALTER not naming OFFLOAD: whether the OFFLOAD
+        #: attribute is kept (ALTER leaves it unchanged) or lapses (it has no meaning there) is not
+        #: documented, so where the data goes is not judged until an ALTER names OFFLOAD again.
+        self.offload_open = False
         #: Checker mode, ``combined`` usage reading (OFFLOAD-012): the ratios of the implementation's
         #: entry cost to its element cost its offload decisions so far allow (reference_model.combined).
         self.combined_weights: tuple[float, float] = (0.0, float("inf"))
@@ -166,6 +172,9 @@ class Structure:
         #: CQS, checker mode, no OVFLWSTR: a CQSDEL may have brought usage 20% below the threshold
         #: and ended overflow mode unseen (the implementation reports neither usage nor CQS signals).
         self.relief_unseen = False
+        #: CQS, checker mode, ``cqs_reselect=select``, no CQS signals shown: a CQSPUT in this overflow
+        #: mode may have reached OVFLWMAX again and run a selection round the implementation did not show.
+        self.round_unseen = False
         self.overflow_mode = False
         self.overflow_queues: set[str] = set()
         self.overflow_pools: Pools | None = None

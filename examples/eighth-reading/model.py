@@ -1206,8 +1206,8 @@ class Model:
         new.update(ch)
         if not 1 <= new["cflevel"] <= 5:
             return {"ok": False, "reason": "INVALID"}
-        # (This build first let an OFFLOAD attribute lapse below CFLEVEL(5); changed by the suite's
-        # authors: "keywords not specified are left unchanged" (ibm-facts 2.1), see README.)
+        if new["cflevel"] < 5 and "offload" not in ch:
+            new["offload"] = None                 # the attribute lapses below CFLEVEL(5)
         try:
             self._check_mq_attrs(new, ch, explicit_offload="offload" in ch)
         except Invalid as e:
