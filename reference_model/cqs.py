@@ -429,6 +429,8 @@ def _adopt_unseen_relief(model: GroupState, s: Structure, name: str) -> None:
     hint = model.hint
     if hint is None or not s.relief_unseen or not s.overflow_mode or s.selection_open is not None:
         return  # (while the selection is open, adopt_put reads the answer)
+    if s.defn.ovflwstr is not None:
+        return  # (with OVFLWSTR a put to a queue in overflow mode is accepted either way)
     if not _in_overflow(s, name):
         return
     s.relief_unseen = False
@@ -1016,9 +1018,17 @@ def scan_between(model: GroupState, start: int, end: int) -> Outcome:
                 s.overflow_queues.discard(name)
                 signals += (f"OVERFLOW_QUEUE_OFF {s.defn.name} {name}",)
         if not s.overflow_queues and (had or model.readings.cqs_empty_overflow in ("ends", "next-scan")):
+            if s.round_unseen and _holding(model, s):
+                s.relief_unseen = True  # (a later round unseen may have selected a queue still holding data)
+                continue
             signals += _end_overflow(s, model)
             rules += ("CQS-014",) if "CQS-014" not in rules else ()
     return Outcome("advance_clock", rules=rules, signals=signals)
+
+
+def _holding(model: GroupState, s: Structure) -> bool:
+    """Whether a queue of ``s`` holds data objects (one a later selection round may have taken)."""
+    return any(q.msgs for q in model.queues.values() if q.defn.cfstruct == s.defn.name)
 
 
 def _leaves(model: GroupState, name: str) -> bool:
