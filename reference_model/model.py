@@ -206,7 +206,9 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
     }  # fmt: skip
     if not s.size_known:
         del out["size_kb"]
-    due = _overdue_signal(model, s) or _unsignalled(model, s)
+    due = _overdue_signal(model, s)
+    if due is None:
+        due = _unsignalled(model, s)
     if due is not None:
         out["full_warning"] = due
     if s.failed and model.hint is not None:

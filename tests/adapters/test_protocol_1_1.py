@@ -59,7 +59,7 @@ def put_location(cflevel: int, offload: str | None, length: int) -> str | None:
         (5, None, BIG, "SMDS"),  # OFFLOAD(SMDS) is the default at CFLEVEL(5)
         (5, "SMDS", 100, "CF"),
         (5, "DB2", 100, "CF"),
-        (4, None, BIG, None),  # CFLEVEL(4) offloads messages too large for an entry; where is not documented
+        (4, None, BIG, "DB2"),  # CFLEVEL(4) offloads messages too large for an entry, to Db2 (CFLEVEL-006)
         (4, None, 100, "CF"),
         (3, None, 100, "CF"),
     ],
