@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from cfconform.reference_model.outcomes import Outcome
 
 
 def _load(path: Path) -> Any:
+    if str(path.parent) not in sys.path:  # (a kit importing its own modules, as a script would)
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location(f"_loopback_{path.parent.name}", path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]

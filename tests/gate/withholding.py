@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from pathlib import Path
 
 KEEP = {
     "unknown": None,
@@ -46,6 +47,7 @@ class _Reply:
 
 
 def main(impl: str, variant: str) -> None:
+    sys.path.insert(0, str(Path(impl).resolve().parent))  # (a kit importing its own modules, as a script would)
     spec = importlib.util.spec_from_file_location("kit", impl)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
