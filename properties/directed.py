@@ -127,6 +127,7 @@ MQ_FAMILIES: dict[str, list[Call]] = {
     "alter ranges": [
         *_grid("alter_range_edges", s=(0, 1, -1), keyword=("cflevel", "offld1th", "offld1sz", "fullthreshold")),
         *_grid("cflevel_steps_down", level=(4, 3)),
+        *_grid("define_range_edges", keyword=("cflevel", "fullthreshold", "offld1th", "offld1sz")),
     ],
     "resize": _grid("resize_cycle", q=(0, 1), grow=("size", "size-1"), length=(1000,), back=("initsize", "in use-1")),
     "unit of work": _grid(

@@ -229,6 +229,16 @@ class MQMachine(MQProbes):
         for value in (lo - 1, hi + 1, hi, lo, getattr(self.model.structures[name].defn, keyword)):
             self._do(o.AlterStructure(name, {keyword: value}))
 
+    @rule(keyword=st.sampled_from(sorted(af.STRUCTURE_RANGES)))
+    def define_range_edges(self, keyword: str) -> None:
+        """DEFINE CFSTRUCT with one keyword one past each end of its range (CFLEVEL-001, CAPACITY-009,
+        OFFLOAD-011), at CFLEVEL(5) so that no OFFLDn* below it is in question: a range checked by
+        ALTER but not by DEFINE shows (the eighth reading's faults CFL_RANGE6 and ADM_FT_RANGE)."""
+        lo, hi = af.STRUCTURE_RANGES[keyword]
+        for value in (lo - 1, hi + 1):
+            name = f"DR{len(self.model.structures)}"
+            self._do(o.DefineStructure({"name": name, "size_kb": 6400, "cflevel": 5, keyword: value}))
+
     @rule(level=st.sampled_from((4, 3, 2)))
     def cflevel_steps_down(self, level: int) -> None:
         """CFLEVEL-009: DEFINE an empty RECOVER(NO) structure at CFLEVEL ``level`` (below 5) and ALTER its

@@ -21,6 +21,7 @@ REACH: dict[str, frozenset[str]] = {
     "alter_structure": frozenset({"OFFLOAD", "CFLEVEL", "CAPACITY", "RECOVERY"}),
     "alter_range_edges": frozenset({"OFFLOAD", "CFLEVEL", "CAPACITY"}),
     "cflevel_steps_down": frozenset({"CFLEVEL"}),
+    "define_range_edges": frozenset({"OFFLOAD", "CFLEVEL", "CAPACITY"}),
     "alter_queue": frozenset({"QDEPTH", "CFLEVEL"}),
     "setxcf_alter": frozenset({"CAPACITY"}),
     "_setxcf_to": frozenset({"CAPACITY"}),
