@@ -207,8 +207,9 @@ def setxcf_alter(model: GroupState, op: SetxcfAlter) -> Outcome:
         )
     if _above_size(d, new):
         return Outcome("setxcf_alter", False, CMD_OUT_OF_RANGE, ("CAPACITY-005",))
-    if s.alter_pending and model.hint is not None and not model.hint.outcome.ok:
-        # an operator's alter while CQS's own is in progress: no document says whether z/OS takes it
+    if (s.alter_pending or s.alter_unseen) and model.hint is not None and not model.hint.outcome.ok:
+        # an operator's alter while CQS's own is (or may be, unseen) in progress: no document says
+        # whether z/OS takes it (the ninth reading refuses it; CQS signals withheld, cqs seed 1)
         return Outcome("setxcf_alter", False, model.hint.outcome.reason, ("CAPACITY-004",))
     if s.failed and model.hint is not None:  # altering a failed structure: no document says
         if not model.hint.outcome.ok:
