@@ -918,9 +918,12 @@ def _selected(model: GroupState, s: Structure) -> tuple[tuple[str, ...], tuple[s
             rules += ("CQS-014",)
     else:
         rules += ("CQS-012",)
-        if _below_target(model, s) and _exits_at_start(model, s):
-            signals += _end_overflow(s, model)
-            rules += ("CQS-015",)
+        if _below_target(model, s):
+            if _exits_at_start(model, s):
+                signals += _end_overflow(s, model)
+                rules += ("CQS-015",)
+            elif model.hint is not None and not model.hint.cqs_signals:
+                s.relief_unseen = True  # (it may have left at once, unseen: see _exits_at_start)
     return signals, rules
 
 
@@ -933,8 +936,7 @@ def _exits_at_start(model: GroupState, s: Structure) -> bool:
     stay, its overflow mode perhaps over unseen (``relief_unseen``; eighth reading, usage only)."""
     hint = model.hint
     if hint is not None and not hint.cqs_signals:
-        s.relief_unseen = True  # (an implementation showing no CQS signals may do either, unseen)
-        return False
+        return False  # (it may do either, unseen: the caller marks relief_unseen)
     return hint is None or hint.says(f"OVERFLOW_OFF {s.defn.name}")
 
 
@@ -1048,10 +1050,10 @@ def _scan_open(model: GroupState, s: Structure) -> None:
 
 def set_overflow_exit(model: GroupState, op: SetOverflowExit) -> Outcome:
     """Install or remove the Queue Overflow exit (CQS-009/010)."""
-    names = [q.defn.name for q in model.queues.values()]
+    names, vetoed, vetoes = [q.defn.name for q in model.queues.values()], _vetoes(model), frozenset(op.vetoes or ())
     for s in model.structures.values():
         if s.overflow_mode:  # (a later selection round may have run under either exit)
-            before = s.approvals if s.approvals is not None else {n for n in names if n not in _vetoes(model)}
-            s.approvals = before | {n for n in names if n not in (op.vetoes or ())}
+            before = s.approvals if s.approvals is not None else {n for n in names if n not in vetoed}
+            s.approvals = before | {n for n in names if n not in vetoes}
     model.overflow_exit = op.vetoes
     return Outcome("set_overflow_exit", rules=("CQS-009", "CQS-010"))
