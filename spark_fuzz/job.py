@@ -70,6 +70,7 @@ from cfconform.spark_fuzz.blocks import (
 from cfconform.spark_fuzz.options import connect_endpoint, remote_address
 from cfconform.spark_fuzz.progress import INTERVAL, ProgressReporter, SparkProgress, Tally
 from cfconform.spark_fuzz.session import java_version, master_of, parallelism, sql_api
+from cfconform.spark_fuzz.staging import StagingBusy, clean_staging
 
 #: A session: classic (``pyspark.sql.SparkSession``) or Spark Connect (``pyspark.sql.connect``).
 Session = Any
@@ -167,13 +168,6 @@ def done_blocks(fs: ArrowFS) -> set[int]:
     return {n for n in found if n is not None}
 
 
-def clean_staging(fs: ArrowFS) -> None:
-    """Remove what an interrupted job left behind (never read, but it takes space)."""
-    for name in fs.list_names(fs.path("parts")):
-        if name.startswith(".spark-staging-") or name == "_temporary":
-            fs.delete(fs.path("parts", name))
-
-
 def wave_rows(spark: Session, spec: CampaignSpec, wave: list[Block]) -> DataFrame:
     """The rows of a wave's blocks: ``spark.range`` positions, one per partition, through ``mapInArrow``."""
     blocks = tuple(b.as_tuple() for b in wave)
@@ -216,13 +210,24 @@ def run_waves(spark: Session, spec: CampaignSpec, pending: list[Block], parts: s
         return
     with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="cfconform-wave") as pool:
         futures = []
-        for wave in groups:
-            futures.append(pool.submit(write_wave, spark, spec, wave, parts, tally))
-            while sum(not f.done() for f in futures) >= in_flight:
-                _wait_first(futures)
-            _raise_failed(futures)
-        for f in futures:
-            f.result()
+        try:
+            for wave in groups:
+                futures.append(pool.submit(write_wave, spark, spec, wave, parts, tally))
+                while sum(not f.done() for f in futures) >= in_flight:
+                    _wait_first(futures)
+                _raise_failed(futures)
+            for f in futures:
+                f.result()
+        except (KeyboardInterrupt, SystemExit):  # (before the pool waits for its jobs: stop them)
+            pool.shutdown(wait=False, cancel_futures=True)
+            interrupt(spark)
+            raise
+
+
+def interrupt(spark: Session) -> None:
+    """Cancel the session's running jobs (a Connect server would otherwise finish a departed client's)."""
+    with contextlib.suppress(Exception):
+        spark.interruptAll()
 
 
 def _wait_first(futures: list[Any]) -> None:
@@ -383,6 +388,7 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
     fs = ArrowFS(out)
     resumed = check_manifest(fs, spec)
     blocks = plan_blocks(spec.traces, spec.block_size)
+    clean_staging(fs)  # (first: a killed Connect client's job may still commit blocks; staging.py)
     done = done_blocks(fs)
     pending = pending_blocks(blocks, done, max_blocks)
     traces_before = sum(b.count for b in blocks if b.index in done)
@@ -391,9 +397,9 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
         if finished is not None:
             emit(f"campaign {spec.campaign_id} is already complete in {fs.local_path(fs.root)}: nothing to run "
                  "(delete summary.json there to consolidate and triage again)")  # fmt: skip
-            return finished | {"run": {"blocks": 0, "traces": 0, "steps": 0, "resumed": True, "compute_seconds": 0.0,
+            return finished | {"run": {"blocks": 0, "already_done": len(done), "traces": 0, "steps": 0,
+                                       "resumed": True, "compute_seconds": 0.0,
                                        "elapsed_seconds": round(time.perf_counter() - begin, 3)}}  # fmt: skip
-    clean_staging(fs)
     phase("planning the blocks")
     cores = parallelism(spark)
     per_job = partitions or wave_size(cores, len(pending))
@@ -411,7 +417,7 @@ def run_campaign(spark: Session, spec: CampaignSpec, out: str, *, caps: dict[str
         run_waves(spark, spec, pending, fs.path("parts"), per_job, tally, in_flight, first_job=first)
     compute_seconds = time.perf_counter() - compute_start
     now_done = done | {b.index for b in pending}
-    run = {"blocks": len(pending), "traces": tally["traces"], "steps": tally["steps"],
+    run = {"blocks": len(pending), "already_done": len(done), "traces": tally["traces"], "steps": tally["steps"],
            "resumed": resumed, "compute_seconds": round(compute_seconds, 3)}  # fmt: skip
     summary: dict[str, Any] = {
         "format": "cfconform-campaign-summary", "campaign_id": spec.campaign_id, "out": fs.local_path(fs.root),
@@ -624,8 +630,31 @@ def session(
             print(f"{app_name.split()[0].replace('-', ' ')}: {where}", file=sys.stderr, flush=True)
     try:
         yield spark
+    except (KeyboardInterrupt, SystemExit):
+        interrupt(spark)  # (a Connect server runs on when its client goes: stop this session's jobs with it)
+        raise
     finally:
         spark.stop()
+
+
+@contextlib.contextmanager
+def terminated_as_exit() -> Iterator[None]:
+    """SIGTERM raises ``SystemExit(143)`` meanwhile: sessions stop, and Connect jobs are interrupted, on the way out."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _exit(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    before = signal.signal(signal.SIGTERM, _exit)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _progress(args: argparse.Namespace, label: str, total: int | None = None) -> SparkProgress:
@@ -660,7 +689,8 @@ def fuzz_main(args: argparse.Namespace) -> int:
         where = f"Spark Connect {remote}" if remote else f"Spark ({args.master or 'local[*]'})"
         say(f"starting {where} for campaign {spec.campaign_id}: {spec.traces} traces")
         progress.enter(f"starting {where}")
-        with session(args.master, f"cfconform-fuzz {spec.campaign_id}", conf, verbose, remote, say) as spark:
+        with terminated_as_exit(), session(args.master, f"cfconform-fuzz {spec.campaign_id}", conf, verbose,
+                                                remote, say) as spark:  # fmt: skip
             arguments["master"] = master_of(spark)
             try:
                 summary = run_campaign(
@@ -670,6 +700,9 @@ def fuzz_main(args: argparse.Namespace) -> int:
                 )  # fmt: skip
             except CampaignMismatch as err:
                 print(f"cfconform fuzz: refusing to run: {err}", file=sys.stderr)
+                return EXIT_USAGE
+            except StagingBusy as err:
+                print(f"cfconform fuzz: cannot resume yet: {err}", file=sys.stderr)
                 return EXIT_USAGE
             progress.enter("stopping Spark")
     from cfconform.reports.campaign_report import render_summary_text
