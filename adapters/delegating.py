@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cfconform.reference_model.config import Config
@@ -23,6 +23,14 @@ class DelegatingAdapter:
 
     def open(self, config: Config) -> None:
         self.inner.open(config)
+
+    @property
+    def opens_records(self) -> bool:
+        """Whether ``inner`` takes a configuration record as it is (:meth:`open_record`)."""
+        return bool(getattr(self.inner, "opens_records", False))
+
+    def open_record(self, record: Mapping[str, Any]) -> None:
+        self.inner.open_record(record)  # type: ignore[attr-defined]
 
     def apply(self, op: Any) -> Outcome:
         return self.inner.apply(op)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cfconform.reference_model.codec import config_from_record
 from cfconform.reference_model.config import Config
 from cfconform.reference_model.model import Model
 from cfconform.reference_model.outcomes import Outcome
@@ -31,6 +32,13 @@ class ReferenceAdapter:
 
     def open(self, config: Config) -> None:
         self.model = Model(config.with_readings(self.readings))
+
+    #: It checks a configuration record itself (:meth:`open_record`).
+    opens_records = True
+
+    def open_record(self, record: Mapping[str, Any]) -> None:
+        """``open`` with a configuration record: one the model refuses raises its ConfigurationError."""
+        self.open(config_from_record(record))
 
     def apply(self, op: Any) -> Outcome:
         assert self.model is not None, "open() first"

@@ -38,9 +38,11 @@ from cfconform.adapters.protocol import Adapter  # noqa: E402
 from cfconform.adapters.wire.client import WireAdapter  # noqa: E402
 from cfconform.conformance.gate import run_gate  # noqa: E402
 from cfconform.conformance.reuse import reusing  # noqa: E402
+from cfconform.judge.opening import config_or_forbidden  # noqa: E402
 from cfconform.judge.runner import run_trace  # noqa: E402
 from cfconform.properties.run import run_machine  # noqa: E402
-from cfconform.reference_model.codec import config_from_record, op_from_record  # noqa: E402
+from cfconform.reference_model.codec import op_from_record  # noqa: E402
+from cfconform.reference_model.config import Config  # noqa: E402
 from cfconform.reference_model.errors import ConfigurationError  # noqa: E402
 from cfconform.reference_model.operations import Inspect  # noqa: E402
 
@@ -87,10 +89,12 @@ def scenario_verdicts(fault: dict[str, Any]) -> tuple[str, str]:
     the cqs profile starts, and every case ends): (faithful verdict, faulty verdict); "invalid" for
     a scenario the suite's own configuration checks refuse (a value outside a documented range)."""
     try:
-        config = config_from_record(fault["scenario"]["config"])
+        config = config_or_forbidden(fault["scenario"]["config"])
         ops = [Inspect(), *(op_from_record(r) for r in fault["scenario"]["ops"]), Inspect()]
     except ConfigurationError:
         return "invalid", "invalid"
+    if not isinstance(config, Config):  # a configuration a sentence forbids: its open is the case
+        ops = []
     out = []
     for which in (None, fault["id"]):
         with reusing(factory(which)) as make:

@@ -12,6 +12,7 @@ import attrs
 
 from cfconform.adapters.protocol import Adapter
 from cfconform.judge.claims import claims
+from cfconform.judge.opening import DECIDED_AT_OPEN, config_or_forbidden
 from cfconform.judge.results import (
     GATE_SCHEMA_VERSION,
     Deviation,
@@ -22,7 +23,8 @@ from cfconform.judge.results import (
 )  # fmt: skip
 from cfconform.judge.trace import TraceResult
 from cfconform.properties.run import MachineRun, run_machine
-from cfconform.reference_model.codec import config_from_record, op_from_record
+from cfconform.reference_model.codec import op_from_record
+from cfconform.reference_model.config import Config
 from cfconform.reference_model.model import Model
 from cfconform.reference_model.rules import RULES
 
@@ -162,6 +164,8 @@ def _not_judged(run: MachineRun) -> list[str]:
     if run.unclaimed:
         rules = ", ".join(f"{k} x{n}" for k, n in sorted(run.unclaimed.items()))
         out.append(f"{run.profile}: test cases ended, not judged, at divergences on unclaimed rules only ({rules})")
+    for why, n in sorted(run.unopened.items()):
+        out.append(f"{run.profile}: {n} configurations breaking a documented limit not judged ({why})")
     return out
 
 
@@ -169,6 +173,8 @@ def is_static(rule: Any) -> bool:
     """Rules no trace judges: observable only through configuration or calculators (advice, sizing),
     or implementation-defined (what the documents leave to the implementation is an input to the
     checker, never a verdict: DEVELOPERS.md, principle 2)."""
+    if rule.id in DECIDED_AT_OPEN:  # judged at open too: a configuration breaking it must be refused
+        return False
     return rule.status == "implementation-defined" or all(o.startswith("config.") for o in rule.observables)
 
 
@@ -246,8 +252,11 @@ def _failure(run: MachineRun) -> FailureRecord:
 def usage_series(
     config: dict[str, Any], ops: Sequence[dict[str, Any]]
 ) -> tuple[dict[str, list[float]], dict[str, dict[str, float]]]:
-    """Structure usage (percent, the max of entries and elements) after each step, and the thresholds to plot."""
-    cfg = config_from_record(config)
+    """Structure usage (percent, the max of entries and elements) after each step, and the thresholds to plot
+    (none for a configuration a sentence forbids: it is never opened)."""
+    cfg = config_or_forbidden(config)
+    if not isinstance(cfg, Config):
+        return {}, {}
     model = Model(cfg)
     series: dict[str, list[float]] = {name: [] for name in model.structures}
     for record in ops:

@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from cfconform.adapters.protocol import Adapter
+from cfconform.judge.opening import config_or_forbidden
 from cfconform.judge.results import FailureRecord
 from cfconform.judge.runner import run_trace
 from cfconform.judge.trace import TraceResult
-from cfconform.reference_model.codec import config_from_record, op_from_record
+from cfconform.reference_model.codec import op_from_record
 from cfconform.reference_model.errors import UNKNOWN_FIELD, ConfigurationError
 
 FORMAT = "cfconform-transcript"
@@ -137,7 +138,7 @@ def validate_transcript(data: Any) -> dict[str, Any]:
     _require(expected, "field", str, "expected.")
     if expected["step"] is not None and not isinstance(expected["step"], int):
         raise ConfigurationError("transcript.expected.step", expected["step"], "an integer or null", UNKNOWN_FIELD)
-    _decoded("transcript.config", config, config_from_record)
+    _decoded("transcript.config", config, config_or_forbidden)
     for i, op in enumerate(ops):
         if not isinstance(op, dict):
             raise ConfigurationError(f"transcript.ops[{i}]", op, "an operation record (object)", UNKNOWN_FIELD)
@@ -168,7 +169,7 @@ def load_transcript(path: str | Path) -> dict[str, Any]:
 
 def replay(transcript: Mapping[str, Any], adapter: Adapter, *, batch: bool = False) -> TraceResult:
     """Run the transcript's operations through ``adapter`` (which the caller closes) and judge them."""
-    config = config_from_record(transcript["config"])
+    config = config_or_forbidden(transcript["config"])  # (a forbidden one stays a record: judge/opening.py)
     ops = [op_from_record(r) for r in transcript["ops"]]
     return run_trace(adapter, config, ops, batch=batch)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -15,6 +15,7 @@ from cfconform.reference_model.outcomes import Outcome
 
 from .checker import Checker
 from .claims import any_claimed
+from .opening import judge_open
 from .trace import AdapterFault, TraceResult, divergence_from
 
 
@@ -50,9 +51,14 @@ def run_trace(
 ) -> TraceResult:
     """Open ``adapter`` with ``config``, apply ``ops`` and judge every step.
 
+    ``config`` given as a record is a configuration a sentence forbids (:mod:`.opening`): only
+    the ``open`` is judged.
+
     With ``batch`` the operations go to the adapter in one call (one round trip
     for out-of-process adapters); judging still stops at the first divergence.
     """
+    if isinstance(config, Mapping):  # a configuration a sentence forbids, as its record
+        return judge_open(adapter, config, ops, caps)
     caps = caps or adapter.capabilities()
     checker = Checker(config, caps)
     try:

@@ -27,6 +27,7 @@ from hypothesis.stateful import RuleBasedStateMachine
 from cfconform.adapters.protocol import Adapter, AdapterError, NotSupported, is_refusal
 from cfconform.judge.checker import Checker, StepVerdict
 from cfconform.judge.claims import any_claimed
+from cfconform.judge.opening import judge_open
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.accounting import pool_totals
 from cfconform.reference_model.config import Accounting, Config
@@ -117,6 +118,8 @@ class Recorder:
         #: blamed on them alone ends the case unjudged, like one on an unclaimed rule.
         self.masked: frozenset[str] = frozenset()
         self.masked_halts: Counter[str] = Counter()
+        #: Forbidden configurations not judged, per reason (an adapter that takes only valid ones).
+        self.unopened: Counter[str] = Counter()
         self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
         #: The first case the implementation crashed in (could not answer), and what it said.
         self.crash: tuple[Config, list[Any], str] | None = None
@@ -205,6 +208,26 @@ class MachineBase(RuleBasedStateMachine):
                 self.halted = True
                 self._drop()
             self._fail(AdapterFailure(f"open: {type(err).__name__}: {err}"))
+
+    def open_forbidden(self, record: dict[str, Any] | None) -> None:
+        """A directed case of its own: open a configuration a sentence forbids (:mod:`.forbidden`);
+        the judge is :func:`cfconform.judge.opening.judge_open`.  ``None``: nothing to open."""
+        if record is None:
+            return
+        if self.recorder.search_over():
+            raise SearchOver()
+        self.recorder.cases += 1
+        adapter = type(self).adapter_factory()
+        try:
+            result = judge_open(adapter, record)
+        finally:
+            adapter.close()
+        self.recorder.rules.update(result.rules_exercised)
+        if result.unjudged is not None:
+            self.recorder.unopened[result.unjudged] += 1
+        elif result.verdict in ("fail", "error"):
+            self.failed = True
+            self.recorder.record_failure((record, []))  # type: ignore[arg-type]
 
     @property
     def model(self) -> Model:

@@ -30,7 +30,7 @@ from cfconform.reference_model.config import Config
 from cfconform.reference_model.units import KB
 
 from . import boundaries as b
-from . import shapes
+from . import forbidden, shapes
 from .base import SETXCF_WHERE, AdapterFailure, ConformanceFailure, MachineBase, SearchOver
 from .generator import RandomDraw
 from .mq_offload import OFFLOAD_PATTERNS
@@ -44,6 +44,9 @@ from .reach import reaches
 #: percentages, so that usage can land exactly on one (IXC585E: "reaches").
 SMALL_SIZES_KB = (64, 16, 256, 1024)
 ROUND_THRESHOLDS = (50, 10, 20, 85)
+
+#: The pseudo-probe of :mod:`.forbidden`: open a configuration breaking one documented limit.
+FORBIDDEN = "forbidden_open"
 
 #: One probe call: the machine rule's name and its arguments (``structures``: fields every structure
 #: of the case's configuration takes, ``config``: fields of the configuration; not arguments).
@@ -143,6 +146,8 @@ MQ_FAMILIES: dict[str, list[Call]] = {
     "everywhere": _grid(
         "put_everywhere", m=(0,), length=(0, 4 * KB, 32 * KB + 1), persistent=(False, True), disputed=(False,)
     ),
+    # a documented limit broken at open: the implementation must refuse the configuration
+    "forbidden configurations": _grid(FORBIDDEN, case=tuple(forbidden.CASES)),
 }
 #: Per family of the cqs profile.
 CQS_FAMILIES: dict[str, list[Call]] = {
@@ -169,9 +174,17 @@ REDRAWS = 4
 def calls(profile: str, families: Iterable[str] | None = None) -> Iterator[Call]:
     """The profile's probe calls, the families taking turns (each family's first call comes first);
     with ``families``, only the probes that reach one of them (``--rules``)."""
-    lists = [[c for c in calls if reaches(c[0], families)] for calls in FAMILIES[profile].values()]
+    lists = [[c for c in calls if _reaches(c, families)] for calls in FAMILIES[profile].values()]
     for row in itertools.zip_longest(*lists):
         yield from (call for call in row if call is not None)
+
+
+def _reaches(call: Call, families: Iterable[str] | None) -> bool:
+    """Whether the call can reach a rule of ``families`` (a forbidden configuration: its rule's)."""
+    name, kwargs = call
+    if name == FORBIDDEN:
+        return families is None or forbidden.CASES[kwargs["case"]][0].split("-")[0] in set(families)
+    return reaches(name, families)
 
 
 def run_directed(
@@ -192,6 +205,9 @@ def run_directed(
         try:
             kwargs = dict(kwargs)
             config = _shaped(_config(profile, seed, i, name), kwargs.pop("structures", None))
+            if name == FORBIDDEN:
+                case.open_forbidden(forbidden.record(config, kwargs["case"]))
+                continue
             case.open(attrs.evolve(config, **kwargs.pop("config", {})))
             probe = getattr(case, name)
             if not case.halted and _ready(case, probe):

@@ -57,6 +57,8 @@ class MachineRun:
     unclaimed: dict[str, int] = attrs.field(factory=dict)
     #: Test cases ended at a divergence blamed only on masked rules (already reported, deviations).
     masked: dict[str, int] = attrs.field(factory=dict)
+    #: Forbidden configurations not opened, per reason (judge/opening.py).
+    unopened: dict[str, int] = attrs.field(factory=dict)
 
 
 log = logging.getLogger("properties.run")  # the name -v shows, kept from before the cfconform namespace
@@ -153,5 +155,5 @@ def run_machine(
     rules = dict(Counter(rec.rules))
     return MachineRun(
         profile, seed, rec.cases, rec.steps, seconds, rules, boundaries, failure, error, to_failure,
-        dict(rec.refused), dict(rec.unclaimed), dict(rec.masked_halts),
+        dict(rec.refused), dict(rec.unclaimed), dict(rec.masked_halts), dict(rec.unopened),
     )  # fmt: skip

@@ -21,6 +21,7 @@ from .units import KB, SIZE_100MB
 from .validation import (
     MAX_QMGRS_PER_STRUCTURE,
     MAX_QUEUES_PER_STRUCTURE,
+    QSG_MAX_LENGTH,
     QSG_NAME,
     check_bool_field,
     check_int,
@@ -215,9 +216,13 @@ def validate_config(c: Config) -> None:
     """Check the whole configuration, including limits across records."""
     if c.profile not in PROFILES:
         reject("profile", c.profile, f"one of {list(PROFILES)}", "TOPOLOGY-002")
+    if isinstance(c.qsg, str) and len(c.qsg) > QSG_MAX_LENGTH:
+        reject("qsg", c.qsg, f"up to {QSG_MAX_LENGTH} characters", "TOPOLOGY-015")
     if not isinstance(c.qsg, str) or not QSG_NAME.match(c.qsg):
         reject("qsg", c.qsg, "1-4 characters, A-Z first, then A-Z or 0-9", "TOPOLOGY-010")
     _validate_qmgrs(c)
+    if c.profile == "mq" and c.qsg in c.qmgrs:
+        reject("qsg", c.qsg, "a name different from every queue manager's", "TOPOLOGY-015")
     _validate_structures(c)
     _validate_queues(c)
     check_int("lgmsgsz", c.lgmsgsz, 1, None, "CQS-021")

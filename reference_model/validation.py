@@ -18,6 +18,8 @@ from .errors import ConfigurationError
 
 CFSTRUCT_NAME = re.compile(r"^[A-Z][A-Z0-9]{0,11}$")
 QSG_NAME = re.compile(r"^[A-Z][A-Z0-9]{0,3}$")
+#: "up to four characters" (TOPOLOGY-015)
+QSG_MAX_LENGTH = 4
 ADMIN_NAME = "CSQ_ADMIN"
 SYSAPPL_NAME = "CSQSYSAPPL"
 MAX_STRUCTURES_PER_QSG = 64

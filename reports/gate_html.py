@@ -14,6 +14,7 @@ from cfconform.reference_model.rules import FAMILY_TITLES
 
 from .gate_report import (
     Record,
+    at_open,
     boundary_counts,
     by_family,
     cited,
@@ -24,6 +25,7 @@ from .gate_report import (
     step_mark,
     summary_rows,
     value_text,
+    where,
 )
 from .plot import render_usage_svg
 
@@ -61,12 +63,17 @@ def _html_failure(n: int, f: Record) -> str:
         out += [
             f"<li>Rules: {_h(', '.join(f['rules']))}</li>",
             *([f"<li>Sentence: {_h(cited(f['rules'][0]))}</li>"] if f["rules"] else []),
-            f"<li>First diverging step {_h(f['step'])}, field <code>{_h(f['field'])}</code></li>",
+            f"<li>First diverging step {_h(where(f).removeprefix('step '))}, field <code>{_h(f['field'])}</code></li>",
             f"<li>Expected: <code>{_h(value_text(f['expected']))}</code></li>",
             f"<li>Observed: <code>{_h(value_text(f['observed']))}</code></li>",
         ]
     if f.get("reproducer"):
         out.append(f"<li>Reproducer: <code>{_h(f['reproducer'])}</code></li>")
+    if at_open(f):
+        rules = _h(", ".join(f["rules"]))
+        out.append(f"</ul><p>No operation: a configuration breaking {rules} must be refused at open.</p>")
+        out.append("</div>")
+        return "\n".join(out)
     out.append(f"</ul><p>Shrunk operations ({len(f['ops'])}):</p><table><tr><th>step</th><th>operation</th></tr>")
     for i, op in enumerate(f["ops"]):
         cls = ' class="diverges"' if i == f["step"] else ""

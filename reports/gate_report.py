@@ -77,10 +77,20 @@ def step_mark(f: Record) -> str:
     return "adapter fault" if f["kind"] == "fault" else "diverges"
 
 
+def at_open(f: Record) -> bool:
+    """Whether the failure is a configuration a sentence forbids, opened (judge/opening.py)."""
+    return f["kind"] != "fault" and str(f["field"]).startswith("open.")
+
+
+def where(f: Record) -> str:
+    """``step N``, or ``open`` for a forbidden configuration the implementation opened."""
+    return "open" if at_open(f) else f"step {f['step']}"
+
+
 def failure_title(f: Record) -> str:
     if f["kind"] == "fault":
         return f"adapter fault ({f['profile']} profile, step {f['step']})"
-    return f"{f['rules'][0] if f['rules'] else '?'} ({f['profile']} profile, step {f['step']}, field {f['field']})"
+    return f"{f['rules'][0] if f['rules'] else '?'} ({f['profile']} profile, {where(f)}, field {f['field']})"
 
 
 def failure_summary(f: Record) -> str:
@@ -88,7 +98,7 @@ def failure_summary(f: Record) -> str:
     if f["kind"] == "fault":
         return f"{f['profile']}: adapter fault at step {f['step']}: {f['observed']}"
     return (
-        f"{f['profile']}: step {f['step']}: {f['field']} expected {value_text(f['expected'])}, "
+        f"{f['profile']}: {where(f)}: {f['field']} expected {value_text(f['expected'])}, "
         f"observed {value_text(f['observed'])} [{', '.join(f['rules'])}]"
     )
 
@@ -164,7 +174,7 @@ def _md_failure(n: int, f: Record) -> list[str]:
     else:
         lines += [
             f"- Rules: {', '.join(f['rules'])}",
-            f"- First diverging step: {f['step']}, field {_code(f['field'])}",
+            f"- First diverging step: {where(f).removeprefix('step ')}, field {_code(f['field'])}",
             f"- Expected: {_code(value_text(f['expected']))}",
             f"- Observed: {_code(value_text(f['observed']))}",
         ]
@@ -178,7 +188,10 @@ def _md_failure(n: int, f: Record) -> list[str]:
         ]
         for i, op in enumerate(f["ops"])
     ]
-    lines += ["", f"Shrunk operations ({len(f['ops'])}):", "", _table(("step", "operation", "arguments"), rows), ""]
+    if at_open(f):
+        lines += ["", f"No operation: a configuration breaking {', '.join(f['rules'])} must be refused at open.", ""]
+    else:
+        lines += ["", f"Shrunk operations ({len(f['ops'])}):", "", _table(("step", "operation", "arguments"), rows), ""]
     if f["readings"]:
         lines += [
             "Readings the implementation followed:",

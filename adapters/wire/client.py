@@ -34,7 +34,7 @@ import gc
 import logging
 import shlex
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from cfconform.reference_model.config import Config
@@ -270,6 +270,17 @@ class WireAdapter:
 
     def open(self, config: Config) -> None:
         """Send ``open``; a broken or exited adapter first starts a new process."""
+        self._open(lambda: config_for_peer(config, self._peer_version))
+
+    #: The process decides on a configuration record itself (:meth:`open_record`).
+    opens_records = True
+
+    def open_record(self, record: Mapping[str, Any]) -> None:
+        """Send ``open`` with ``record`` as it is (a configuration the model refuses: judge/opening.py)."""
+        self._open(lambda: dict(record))
+
+    def _open(self, record: Callable[[], dict[str, Any]]) -> None:
+        """``open`` with the configuration record ``record()`` makes once the peer's version is known."""
         if self.broken is not None or (self.conn is not None and not self.conn.alive):
             if self.conn is not None:
                 self.conn.kill()
@@ -280,7 +291,7 @@ class WireAdapter:
         self._opened = False
         reply = self._round_trip(
             phase,
-            {"type": "open", "msg_id": msg_id, "config": config_for_peer(config, self._peer_version)},
+            {"type": "open", "msg_id": msg_id, "config": record()},
             self.timeout,
         )
         if reply["type"] == "error":

@@ -37,6 +37,9 @@ def step_lines(transcript: dict[str, Any], result: TraceResult) -> list[str]:
     from cfconform.conformance.reproducer import op_text
 
     d, fault = result.divergence, result.fault
+    if d is not None and d.op.get("op") == "open":  # a configuration a sentence forbids, opened
+        return ["open: DIVERGES", f"    rules:    {', '.join(d.rules)}", f"    field:    {d.field}",
+                f"    expected: {d.expected!r}", f"    observed: {d.observed!r}"]  # fmt: skip
     stop = d.step if d is not None else fault.step if fault is not None and fault.step is not None else None
     if result.unjudged is not None:
         stop = result.steps_checked
@@ -98,6 +101,11 @@ def run(args: argparse.Namespace) -> int:
     if result.unjudged is not None:
         print(f"result: NOT JUDGED (exit 4): {result.unjudged}; the recorded failure ({recorded}) is not cleared")
         return EXIT_NOTHING_JUDGED
+    if not transcript["ops"] and result.rules_exercised:  # a forbidden configuration, refused
+        rules = ", ".join(result.rules_exercised)
+        print(f"result: CONFORMS (exit 0): the configuration was refused at open, as {rules} requires; "
+              f"recorded failure was {recorded}")  # fmt: skip
+        return EXIT_OK
     if not result.steps_checked:  # a transcript with no operation: nothing judged is not a pass
         print(f"result: NOTHING JUDGED (exit 4): the transcript has no operation; recorded failure was {recorded}")
         return EXIT_NOTHING_JUDGED

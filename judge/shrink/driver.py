@@ -74,7 +74,7 @@ def minimise(
     run = runner(adapter_factory)
     best = run(config, ops)
     target = signature(best)
-    if target is None:
+    if target is None or not isinstance(config, Config):  # (a forbidden configuration: its open is the case)
         return best
     budget, same = [max_runs], partial(eq, target)
     config = _pruned_first(run, config, list(ops[: kept(best)]), target, budget)

@@ -168,4 +168,15 @@ RULES: tuple[Rule, ...] = (
         observables=("config.admin_table",),  # and cfconform size --admin --cfcc-level
         profiles=MQ,
     ),
+    Rule(
+        id="TOPOLOGY-015",
+        title="The QSG name has up to four characters and differs from every queue manager name.",
+        citation=Citation(
+            "ibm-facts: 6.3 Numeric limits",
+            'QSG name: "**up to four characters**", unique in the network, and different from any queue manager name.',
+        ),
+        status="normative",
+        observables=("config.qsg", "config.qmgrs"),
+        profiles=MQ,
+    ),
 )

@@ -184,7 +184,8 @@ def test_topology_001_csq_admin_refused(thunk: Thunk, field: str, value: Any, ru
 
 
 @_cases(
-    ("5-chars", lambda: Config(qsg="QSG12"), "qsg", "QSG12", "TOPOLOGY-010"),
+    ("5-chars", lambda: Config(qsg="QSG12"), "qsg", "QSG12", "TOPOLOGY-015"),
+    ("a queue manager's", lambda: Config(qsg="QM01"), "qsg", "QM01", "TOPOLOGY-015"),
     ("lowercase", lambda: Config(qsg="qsg1"), "qsg", "qsg1", "TOPOLOGY-010"),
     ("digit-first", lambda: Config(qsg="1QSG"), "qsg", "1QSG", "TOPOLOGY-010"),
     ("empty", lambda: Config(qsg=""), "qsg", "", "TOPOLOGY-010"),

@@ -327,12 +327,23 @@ def test_topology_010_structure_name_padded_with_at(qsg: str, cfstruct: str, exp
     assert expected == structure_name(qsg, cfstruct)
 
 
-@pytest.mark.parametrize("qsg", ["QSG12", "qsg1", "1QSG", "", "Q_1"])
+@pytest.mark.parametrize("qsg", ["qsg1", "1QSG", "", "Q_1"])
 def test_topology_010_invalid_qsg_names(qsg: str) -> None:
     assert (
         ("qsg", qsg, "TOPOLOGY-010"),
         ("qsg", qsg, "TOPOLOGY-010"),
     ) == (_error(lambda: Config(qsg=qsg)), _error(lambda: structure_name(qsg, "APP1")))
+
+
+# -- TOPOLOGY-015 ------------------------------------------------------------------------
+@pytest.mark.parametrize("qsg", ["QSG12", "ABCDEFGH"])
+def test_topology_015_a_qsg_name_of_more_than_four_characters_is_refused(qsg: str) -> None:
+    assert ("qsg", qsg, "TOPOLOGY-015") == _error(lambda: Config(qsg=qsg))
+
+
+def test_topology_015_a_qsg_named_like_one_of_its_queue_managers_is_refused() -> None:
+    assert ("qsg", "QM02", "TOPOLOGY-015") == _error(lambda: Config(qsg="QM02", qmgrs=("QM01", "QM02")))
+    assert "QM03" == Config(qsg="QM03", qmgrs=("QM01", "QM02")).qsg
 
 
 @pytest.mark.parametrize("qsg", ["Q", "QS", "QSG", "QSG1", "A9Z0"])
