@@ -75,9 +75,9 @@ def judge_open(adapter: Adapter, record: Mapping[str, Any], ops: Sequence[Any] =
                caps: Capabilities | None = None) -> TraceResult:  # fmt: skip
     """Open ``adapter`` with the forbidden configuration ``record``: a refusal passes, ``open_ok`` fails.
 
-    Not judged (``unjudged``): a record no sentence forbids, a rule the implementation does not
-    claim, or an adapter without ``open_record`` (an in-process one is handed only the model's
-    own validated :class:`Config`).  ``ops`` are never applied: the configuration is the case.
+    Not judged (``unjudged``): a rule the implementation does not claim, or an adapter that does not
+    say ``opens_records`` (an in-process one is handed only the model's own validated :class:`Config`).
+    A record no sentence forbids is ``invalid``.  ``ops`` are never applied: the configuration is the case.
     """
     record = dict(record)
     err = forbidden_by(record)
@@ -87,12 +87,11 @@ def judge_open(adapter: Adapter, record: Mapping[str, Any], ops: Sequence[Any] =
     caps = caps or adapter.capabilities()
     if not any_claimed((rule,), caps):
         return TraceResult(record, ops, 0, {}, {}, unjudged=f"open: forbidden by {rule}, not claimed")
-    open_record = getattr(adapter, "open_record", None)
-    if open_record is None:
+    if not getattr(adapter, "opens_records", False):
         why = "open: a forbidden configuration is not judged: this adapter takes only valid configurations"
         return TraceResult(record, ops, 0, {}, {}, unjudged=why)
     try:
-        open_record(record)
+        adapter.open_record(record)  # type: ignore[attr-defined]
     except Exception as refusal:
         if is_refusal(refusal) or isinstance(refusal, ConfigurationError):
             return TraceResult(record, ops, 0, {rule: 1}, {})

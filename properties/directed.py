@@ -27,6 +27,7 @@ from hypothesis.errors import UnsatisfiedAssumption
 from hypothesis.stateful import RULE_MARKER
 
 from cfconform.reference_model.config import Config
+from cfconform.reference_model.group import FULL_MONITOR_BOUND
 from cfconform.reference_model.units import KB
 
 from . import boundaries as b
@@ -116,17 +117,24 @@ MQ_FAMILIES: dict[str, list[Call]] = {
         unrecoverable=(2,),
         writer_stops=(True,),
     ),
-    "capacity": _grid(
-        "fill",
-        m=(0,),
-        q=(0,),
-        length=(0, 60_000, 4 * KB),
-        boundary=("FULLTHRESHOLD", "full"),
-        past=(1,),
-        persistent=(False,),
-        unit=("none",),
-        structures=tuple({"size_kb": kb, "fullthreshold": t} for t in ROUND_THRESHOLDS for kb in SMALL_SIZES_KB),
-    ),
+    # left at FULLTHRESHOLD ("reaches": an exact percentage holds there) or one put past full, then an hour
+    "capacity": [
+        call
+        for length in (0, 60_000, 4 * KB)
+        for boundary, past in (("FULLTHRESHOLD", 0), ("full", 1))
+        for call in _grid(
+            "fill",
+            m=(0,),
+            q=(0,),
+            length=(length,),
+            boundary=(boundary,),
+            past=(past,),
+            persistent=(False,),
+            unit=("none",),
+            wait=(FULL_MONITOR_BOUND,),
+            structures=tuple({"size_kb": kb, "fullthreshold": t} for t in ROUND_THRESHOLDS for kb in SMALL_SIZES_KB),
+        )
+    ],
     "alter ranges": [
         *_grid("alter_range_edges", s=(0, 1, -1), keyword=("cflevel", "offld1th", "offld1sz", "fullthreshold")),
         *_grid("cflevel_steps_down", level=(4, 3)),

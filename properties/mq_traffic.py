@@ -42,8 +42,9 @@ def reached(model: Model, queue: Any, target: str, usage: float | None = None) -
     usage = model.usage(s, "max") if usage is None else usage
     if target == "full":
         return usage >= 100.0
-    threshold = s.defn.fullthreshold if target == "FULLTHRESHOLD" else getattr(s.defn, target.lower())
-    return usage > threshold
+    if target == "FULLTHRESHOLD":  # IXC585E when usage "reaches" it (CAPACITY-002): stop on it, if it lands there
+        return usage >= s.defn.fullthreshold
+    return usage > getattr(s.defn, target.lower())
 
 
 #: Lengths the two readings of the forced-offload boundary disagree on (OFFLOAD-004: 63 KB or
@@ -148,16 +149,22 @@ class MQTraffic(ProfiledMachine):
         persistent=st.booleans(),
         unit=st.sampled_from(FILL_UNITS),
     )
-    def fill(self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool, unit: str) -> None:
+    def fill(
+        self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool, unit: str, wait: int = 0
+    ) -> None:
         """Boundary targeting: put ``length``-byte messages until ``boundary`` is reached (and ``past``
         more).  ``unit``: outside syncpoint, or in one unit of work that is then committed or backed
         out, so that the backout takes the queue or structure back across the boundary it crossed
-        (CAPACITY-003: IXC586I, QDEPTH-012, CAPACITY-010)."""
+        (CAPACITY-003: IXC586I, QDEPTH-012, CAPACITY-010).  ``wait`` seconds then pass (the directed
+        cases: an hour, by which z/OS's monitoring must have issued IXC585E under the ``deferred``
+        reading too, CAPACITY-002, so a structure left exactly at FULLTHRESHOLD is judged)."""
         syncpoint = unit != "none"
         self._fill(m, q, length, boundary, past, persistent, syncpoint)
         if syncpoint:
             qmgr = self.model.queues[self._queue(q)].defn.qmgr or self._qmgr(m)
             self._do((o.Commit if unit == "commit" else o.Backout)(qmgr))
+        if wait and not (self.halted or self.failed):
+            self._do(o.AdvanceClock(wait))
 
     def _fill(
         self, m: int, q: int, length: Length, boundary: str, past: int, persistent: bool, syncpoint: bool

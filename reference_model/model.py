@@ -236,6 +236,8 @@ def _unsignalled(model: Model, s: Structure) -> bool | None:
     if seen is None or not isinstance(shown.get("full_warning"), bool):
         return None
     eu, et, lu, lt = seen
+    if et <= 0 or lt <= 0:  # a structure offering nothing has no usage to reach a threshold: open
+        return None
     high = 100 * eu >= s.defn.fullthreshold * et or 100 * lu >= s.defn.fullthreshold * lt
     if high == s.full_warning or shown["full_warning"] != high:
         return None
@@ -256,6 +258,8 @@ def _overdue_signal(model: Model, s: Structure) -> str | None:
     if seen is None:
         return None
     eu, et, lu, lt = seen
+    if et <= 0 or lt <= 0:  # a structure offering nothing has no usage to reach a threshold: open
+        return None
     high = 100 * eu >= s.defn.fullthreshold * et or 100 * lu >= s.defn.fullthreshold * lt
     if high == s.full_warning:
         s.full_due_since = None

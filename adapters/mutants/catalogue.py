@@ -53,6 +53,11 @@ SKIPPED: Mapping[str, str] = {
     "TOPOLOGY-008": f"CSQ_ADMIN minimum sizes (Table 1), {_CONFIG}",
     "TOPOLOGY-014": f"the CFCC level (9 or higher) picks `cfconform size --admin`'s Table 1 edition, {_CONFIG}",
     "TOPOLOGY-010": f"the QSG name and structure-name prefix, {_CONFIG}",
+    "TOPOLOGY-015": (
+        "judged at open on a configuration record (judge/opening.py); an in-process mutant is handed the "
+        "model's validated Config and cannot open one; the eighth and ninth readings' faults TOP_QSG_LEN and "
+        "TOP_QSG_EQ_QMGR are its killed faults (tests/gate/test_forbidden_configurations.py)"
+    ),
     "TOPOLOGY-011": f"CSQSYSAPPL's default queues and suggested sizes, {_CONFIG}",
     "TOPOLOGY-012": f"CSQSYSAPPL sizing (Table 3), {_CONFIG}",
     **{f"SIZING-00{n}": _SIZING for n in range(1, 6)},
