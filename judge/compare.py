@@ -117,9 +117,11 @@ class CorrelMap:
         return other
 
     def match(self, expected: int, observed: Any) -> bool:
-        """Whether ``observed`` may stand for ``expected``; records the pairing if new."""
+        """Whether ``observed`` may stand for ``expected``; records the pairing if new.  ``expected`` 0 is
+        a nonshared queue's event: its CorrelId may be set or not (ibm-facts 4: "MQCI_NONE/unset
+        (AMBIGUOUS for non-shared; not retrieved)"), so any value stands, and none is paired."""
         if expected == 0:
-            return observed in (0, None, "")
+            return True
         if observed in (0, None, ""):
             return False
         if expected in self.forward or observed in self.backward:

@@ -410,15 +410,54 @@ def get(model: GroupState, op: Get) -> Outcome:
 
 
 def relieved(model: GroupState, s: Structure) -> tuple[str, ...]:
-    """CQS-015: without OVFLWSTR, overflow ends once primary usage is 20% below the threshold."""
+    """CQS-015: without OVFLWSTR, overflow ends once primary usage is 20% below the threshold, then or
+    within one scan interval (:func:`_may_lag`)."""
     if not s.overflow_mode or s.defn.ovflwstr is not None:
         return ()
     if _below_target(model, s):
-        return _end_overflow(s, model)
+        return () if _may_lag(model, s) else _end_overflow(s, model)
+    if model.after(s) is not None:
+        s.relief_since = None  # (usage back above the target: a scan to come would keep overflow mode)
     hint = model.hint
     if hint is not None and not hint.cqs_signals and model.after(s) is None:
         s.relief_unseen = True  # (neither usage nor CQS signals shown: it may have ended, unseen)
     return ()
+
+
+def _may_lag(model: GroupState, s: Structure) -> bool:
+    """Checker mode: whether overflow mode, usage now 20% below the threshold, may still last.
+
+    ibm-facts 1.5 ("Leaving overflow mode and the 15-minute scan"): "the exit from overflow is
+    eventually consistent. Allow a lag of up to one scan period."  So an implementation may end it
+    at the CQSDEL that brings usage down, or at a scan up to SCAN_SECONDS later (usage still down);
+    one that says nothing by then is judged (tenth reading, cqs seed 1).  One that shows no CQS
+    signals may have ended it unseen meanwhile (``relief_unseen``: a CQSPUT's answer shows which).
+    """
+    hint = model.hint
+    if hint is None or hint.says(f"OVERFLOW_OFF {s.defn.name}"):
+        return False
+    if s.relief_since is None:
+        s.relief_since = model.clock
+    if model.clock - s.relief_since >= SCAN_SECONDS:
+        return False
+    if not hint.cqs_signals:
+        s.relief_unseen = True
+    return True
+
+
+def _lagging_relief(model: GroupState, s: Structure) -> tuple[str, ...]:
+    """At ``advance_clock``: overflow mode whose end may lag (:func:`_may_lag`) ends if the implementation
+    says so, or must have ended once a scan interval has passed since usage fell (CQS-015)."""
+    if s.relief_since is None or not s.overflow_mode or s.defn.ovflwstr is not None:
+        return ()
+    if model.hint is not None and model.hint.says(f"OVERFLOW_OFF {s.defn.name}"):
+        return _end_overflow(s, model)
+    seen = model.before(s)
+    fixed = model.readings.cqs_target in ("points", "relative", "points-floor") or s.overflow_base >= 0
+    if seen is not None and fixed and usage_pct(_metric(model), seen, model.acct) > target(model, s):
+        s.relief_since = None  # (puts took usage back above the target: a scan now keeps overflow mode)
+        return ()
+    return () if _may_lag(model, s) else _end_overflow(s, model)
 
 
 def _adopt_unseen_relief(model: GroupState, s: Structure, name: str) -> None:
@@ -468,6 +507,7 @@ def _end_overflow(s: Structure, model: GroupState | None = None) -> tuple[str, .
         said = tuple(f"OVERFLOW_QUEUE_OFF {s.defn.name} {q}" for q in sorted(maybe))
         said = tuple(sig for sig in said if model.hint.says(sig))
     s.overflow_mode, s.relief_unseen, s.approvals, s.round_unseen = False, False, None, False
+    s.relief_since = None
     s.overflow_queues = set()
     s.selection_open, s.selection_scanned = None, False
     return (*said, f"OVERFLOW_OFF {s.defn.name}")
@@ -1002,6 +1042,9 @@ def scan_between(model: GroupState, start: int, end: int) -> Outcome:
     signals: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
     for s in model.structures.values():
+        ended = _lagging_relief(model, s)
+        if ended:
+            signals, rules = signals + ended, (*rules, "CQS-015")
         if not (s.overflow_mode and s.defn.ovflwstr is not None and _scanned(model, s, start, end)):
             continue
         if s.selection_open is not None:

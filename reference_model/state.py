@@ -101,6 +101,7 @@ class Structure:
         "overflow_start",
         "pick_due",
         "pools",
+        "relief_since",
         "relief_unseen",
         "round_unseen",
         "selection_by_costs",
@@ -172,6 +173,9 @@ class Structure:
         #: CQS, checker mode, no OVFLWSTR: a CQSDEL may have brought usage 20% below the threshold
         #: and ended overflow mode unseen (the implementation reports neither usage nor CQS signals).
         self.relief_unseen = False
+        #: CQS, checker mode, no OVFLWSTR: the virtual time usage fell 20% below the threshold with
+        #: overflow mode not (yet) ended: it may end then or up to one scan later (ibm-facts 1.5).
+        self.relief_since: int | None = None
         #: CQS, checker mode, ``cqs_reselect=select``, no CQS signals shown: a CQSPUT in this overflow
         #: mode may have reached OVFLWMAX again and run a selection round the implementation did not show.
         self.round_unseen = False

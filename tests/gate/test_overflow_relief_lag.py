@@ -1,0 +1,54 @@
+"""CQS-015 without OVFLWSTR: overflow mode ends when usage drops 20% below the threshold, at once or at
+a scan up to one interval later (ibm-facts 1.5: "Allow a lag of up to one scan period")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from cfconform.adapters.delegating import DelegatingAdapter
+from cfconform.adapters.mutants import MUTANT_BY_ID
+from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.judge.runner import run_trace
+from cfconform.reference_model import operations as o
+from cfconform.reference_model.outcomes import Outcome
+
+SCENARIO = MUTANT_BY_ID["M-CQS-015-a"]  # a put, the alter failing (overflow mode), a get relieving it
+
+
+class Lagging(DelegatingAdapter):
+    """The reference, but OVERFLOW_OFF comes at the first ``advance_clock`` of at least ``after`` seconds."""
+
+    def __init__(self, after: int) -> None:
+        super().__init__(ReferenceAdapter())
+        self.after, self.held = after, ()
+
+    def apply(self, op: Any) -> Outcome:
+        out = self.inner.apply(op)
+        off = tuple(s for s in out.signals if s.startswith("OVERFLOW_OFF"))
+        self.held += off
+        signals = tuple(s for s in out.signals if s not in off)
+        if isinstance(op, o.AdvanceClock) and op.seconds >= self.after and self.held:
+            signals, self.held = signals + self.held, ()
+        return attrs.evolve(out, signals=signals)
+
+    def apply_batch(self, ops: Any) -> list[Outcome]:
+        return [self.apply(op) for op in ops]
+
+
+def _verdict(adapter: Any, *waits: int) -> str:
+    ops = [*SCENARIO.scenario, *(o.AdvanceClock(w) for w in waits), o.Inspect()]
+    return run_trace(adapter, SCENARIO.config, ops).verdict
+
+
+def test_overflow_mode_may_end_at_the_next_scan_after_usage_falls():
+    assert "pass" == _verdict(Lagging(after=600), 600)
+
+
+def test_overflow_mode_still_on_a_scan_interval_after_usage_fell_fails():
+    assert "fail" == _verdict(Lagging(after=2000), 600, 600)
+
+
+def test_overflow_mode_that_ends_at_once_still_passes():
+    assert "pass" == _verdict(ReferenceAdapter(), 600)
