@@ -174,6 +174,8 @@ class CQSMachine(ProfiledMachine):
             self._do(o.Get(self._qmgr(m), drained))
             if not self._last_ok():
                 return
+        if s.overflow_mode and s.defn.ovflwstr is None:  # (it may end up to one scan later: ibm-facts 1.5)
+            self._do(o.AdvanceClock(SCAN_SECONDS))
 
     @precondition(lambda self: self._settled())
     @rule(m=INDEX, q=INDEX)

@@ -1044,7 +1044,7 @@ def scan_between(model: GroupState, start: int, end: int) -> Outcome:
     for s in model.structures.values():
         ended = _lagging_relief(model, s)
         if ended:
-            signals, rules = signals + ended, (*rules, "CQS-015")
+            signals, rules = signals + ended, (*rules, "CQS-015", "CQS-020")
         if not (s.overflow_mode and s.defn.ovflwstr is not None and _scanned(model, s, start, end)):
             continue
         if s.selection_open is not None:
