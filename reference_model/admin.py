@@ -125,9 +125,12 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
     lowered = new.cflevel < s.defn.cflevel and s.defn.cflevel >= 3
     if lowered and _guarded(model, s.defn.cflevel, new.cflevel) and _in_use(model, s):
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
+    # CFLEVEL raised to 5 without naming OFFLOAD: SMDS is DEFINE's default (seed 002), and ibm-facts 2.1
+    # reading (a) has a structure "migrated from CFLEVEL 4" keep Db2 (the tenth reading): open until named
+    raised = new.cflevel >= 5 > s.defn.cflevel and "offload" not in changes and new.offload is None
     s.defn = new
-    if dormant or "offload" in changes:  # (the seventh and eighth readings let it lapse: Structure.offload_open)
-        s.offload_open = dormant
+    if dormant or raised or "offload" in changes:  # (the seventh and eighth let it lapse: Structure.offload_open)
+        s.offload_open = dormant or raised
     ranges = tuple(dict.fromkeys(RANGE_RULES[key] for key, _ in op.changes if key in RANGE_RULES))
     # a new FULLTHRESHOLD may put usage on the other side of it: z/OS's message then follows, at once
     # or later by the full_signal_timing reading (CAPACITY-002/003)
