@@ -298,6 +298,9 @@ def _advance(model: Model, op: AdvanceClock) -> Outcome:
     for s in model.structures.values():
         if not s.failed and s.defn.fullthreshold > 0:
             signals += model.full_signals(s, model.before(s))
+        elif s.failed and s.full_off_unsaid and model.hint is not None and model.hint.says(f"IXC586I {s.defn.name}"):
+            s.full_off_unsaid = False  # (the IXC586I of a warning its failure ended, said late: CAPACITY-003)
+            signals += (f"IXC586I {s.defn.name}",)
     if signals:
         out.signals = (*out.signals, *signals)
     return out
