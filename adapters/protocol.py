@@ -19,7 +19,7 @@ from cfconform.reference_model.readings import AMBIGUITIES
 
 #: Version of the adapter contract and of the wire protocol (docs/PROTOCOL.md).  Peers work together
 #: when their major versions are equal (1.1 added the outcome field ``location``).
-PROTOCOL_VERSION = "1.3"
+PROTOCOL_VERSION = "1.4"
 #: How exactly an implementation's reason codes can be compared with the model's.
 REASON_FIDELITY = ("exact", "class", "ignore")
 FAMILIES = ("CQS", "OFFLOAD", "CFLEVEL", "CAPACITY", "TOPOLOGY", "SIZING", "QDEPTH", "RECOVERY", "QUEUE")

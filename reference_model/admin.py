@@ -7,6 +7,7 @@ state is unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -15,6 +16,7 @@ from .accounting import pool_totals
 from .codec import queue_from_record, structure_from_record
 from .config import check_queue_against
 from .errors import ConfigurationError
+from .offload import RULE_OFF
 from .outcomes import CMD_INVALID, CMD_NOT_ALLOWED, CMD_OUT_OF_RANGE, Outcome
 from .state import Queue, Structure
 from .validation import (
@@ -128,6 +130,8 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
     # CFLEVEL raised to 5 without naming OFFLOAD: SMDS is DEFINE's default (seed 002), and ibm-facts 2.1
     # reading (a) has a structure "migrated from CFLEVEL 4" keep Db2 (the tenth reading): open until named
     raised = new.cflevel >= 5 > s.defn.cflevel and "offload" not in changes and new.offload is None
+    if new.cflevel >= 5 > s.defn.cflevel:
+        new = _migrated_sizes(model, new, changes)
     s.defn = new
     if dormant or raised or "offload" in changes:  # (the seventh and eighth let it lapse: Structure.offload_open)
         s.offload_open = dormant or raised
@@ -139,6 +143,16 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
         signals = _monitoring_off(model, s) if new.fullthreshold <= 0 else model.full_signals(s)
     rules = ("OFFLOAD-013", *ranges, *(("CFLEVEL-009",) if lowered else ()))
     return Outcome("alter_structure", rules=rules, signals=signals)
+
+
+def _migrated_sizes(model: GroupState, new: StructureDef, changes: Mapping[str, Any]) -> StructureDef:
+    """OFFLOAD-013/014 on a raise to CFLEVEL(5): under the ``offload_after_raise`` reading ``off`` every
+    OFFLDnSZ the ALTER does not name is 64K, the rule off, as ibm-facts 2.1's reading (a) has for a
+    structure migrated from CFLEVEL 4 (the tenth reading); under ``kept`` it stays as it was."""
+    if model.readings.offload_after_raise != "off":
+        return new
+    off = {f"offld{n}sz": RULE_OFF for n in (1, 2, 3) if f"offld{n}sz" not in changes}
+    return attrs.evolve(new, **off)
 
 
 def _monitoring_off(model: GroupState, s: Structure) -> tuple[str, ...]:

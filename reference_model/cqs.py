@@ -427,14 +427,20 @@ def relieved(model: GroupState, s: Structure) -> tuple[str, ...]:
 def _may_lag(model: GroupState, s: Structure) -> bool:
     """Checker mode: whether overflow mode, usage now 20% below the threshold, may still last.
 
-    ibm-facts 1.5 ("Leaving overflow mode and the 15-minute scan"): "the exit from overflow is
-    eventually consistent. Allow a lag of up to one scan period."  So an implementation may end it
-    at the CQSDEL that brings usage down, or at a scan up to SCAN_SECONDS later (usage still down);
-    one that says nothing by then is judged (tenth reading, cqs seed 1).  One that shows no CQS
-    signals may have ended it unseen meanwhile (``relief_unseen``: a CQSPUT's answer shows which).
+    Reading ``cqs_relief_timing``: ``at-delete`` ends it at the CQSDEL that brings usage down (seed
+    000's sentence read at once); ``by-scan`` (ibm-facts 1.5: "the exit from overflow is eventually
+    consistent. Allow a lag of up to one scan period") ends it then or at a scan up to SCAN_SECONDS
+    later (usage still down); one that says nothing by then is judged (tenth reading, cqs seed 1).
+    Under ``by-scan`` one that shows no CQS signals may have ended it unseen meanwhile
+    (``relief_unseen``: a CQSPUT's answer shows which).  A reading, not a freedom per step: an
+    implementation showing no CQS signals that ended it at once and then reached OVFLWMAX again
+    starts a new overflow mode with a new selection (second reading, cqs seed 1), which the lag
+    cannot explain.
     """
     hint = model.hint
     if hint is None or hint.says(f"OVERFLOW_OFF {s.defn.name}"):
+        return False
+    if model.readings.cqs_relief_timing == "at-delete":
         return False
     if s.relief_since is None:
         s.relief_since = model.clock
@@ -464,14 +470,18 @@ def _adopt_unseen_relief(model: GroupState, s: Structure, name: str) -> None:
     """CQS-015 for an implementation showing neither usage nor CQS signals: a CQSPUT accepted to a
     queue in overflow mode (no OVFLWSTR) shows that a CQSDEL since brought usage 20% below the
     threshold and ended overflow mode unseen (:func:`relieved`); one refused shows it had not
-    (second reading withholding usage, cqs seed 5)."""
+    (second reading withholding usage, cqs seed 5).  While the selection is still open, an accepted
+    CQSPUT to a queue it must have taken shows the same (second reading, fault CQS-EXIT-NEVER's
+    scenario: the alter completed, overflow mode ended at the CQSDEL, no CQS signal shown)."""
     hint = model.hint
-    if hint is None or not s.relief_unseen or not s.overflow_mode or s.selection_open is not None:
-        return  # (while the selection is open, adopt_put reads the answer)
+    if hint is None or not s.relief_unseen or not s.overflow_mode:
+        return
     if s.defn.ovflwstr is not None:
         return  # (with OVFLWSTR a put to a queue in overflow mode is accepted either way)
     if not _in_overflow(s, name):
         return
+    if s.selection_open is not None and hint.outcome.ok and _may_be_passed(model, s, name):
+        return  # (the selection may have passed the queue over: adopt_put reads the answer)
     s.relief_unseen = False
     if hint.outcome.ok:
         _end_overflow(s)

@@ -198,6 +198,28 @@ AMBIGUITIES: Mapping[str, Ambiguity] = {
             "once, never, or when the next 15-minute scan finds no queue in overflow mode",
         ),
         Ambiguity(
+            "cqs_relief_timing",
+            "Without OVFLWSTR, does overflow mode end at the CQSDEL that takes usage 20% below the "
+            "threshold, or may it last until a scan up to 15 minutes later?",
+            ("at-delete", "by-scan"),
+            "at-delete",
+            ("CQS-015",),
+            "seed 000: 'CQS exits overflow mode when the primary structure usage drops 20% below the overflow "
+            "threshold'; ibm-facts 1.5: 'the exit from overflow is eventually consistent. Allow a lag of up to "
+            "one scan period'",
+        ),
+        Ambiguity(
+            "offload_after_raise",
+            "After ALTER CFSTRUCT raises CFLEVEL from below 5 to 5, are the OFFLDnSZ it does not name as they "
+            "were (kept), or 64K, the rule off, as for a structure migrated from CFLEVEL 4?",
+            ("kept", "off"),
+            "kept",
+            ("OFFLOAD-013", "OFFLOAD-014", "OFFLOAD-002"),
+            "ibm-facts 2.1: 'keywords not specified are left unchanged'; AMBIGUOUS '/64K' default: '(a) 64K (rule "
+            "off) is the default when the structure is ... migrated from CFLEVEL 4, to keep the old behaviour; "
+            "(b) 64K is the default for any CFLEVEL < 5'",
+        ),
+        Ambiguity(
             "qstats_at_stop",
             "Does stopping a queue manager reset its statistics (MsgEnqCount, MsgDeqCount) for each queue?",
             ("kept", "reset"),
@@ -250,6 +272,8 @@ class Readings:
     nonshared_at_stop: str = _readings_field("nonshared_at_stop")
     qstats_at_stop: str = _readings_field("qstats_at_stop")
     cqs_empty_overflow: str = _readings_field("cqs_empty_overflow")
+    cqs_relief_timing: str = _readings_field("cqs_relief_timing")
+    offload_after_raise: str = _readings_field("offload_after_raise")
 
     def as_dict(self) -> dict[str, str]:
         return attrs.asdict(self)

@@ -65,7 +65,12 @@ OP_SINCE: dict[str, tuple[int, int]] = {"reset_qstats": (1, 2)}
 #: Ambiguities added after protocol 1.0, by the version that added them: a config's ``readings``
 #: names them only to a peer that announced at least that version (records are strict, so an older
 #: implementation checking its copy of the schema would refuse the unknown key).
-READING_SINCE: dict[str, tuple[int, int]] = {"qstats_at_stop": (1, 3), "cqs_reselect": (1, 3)}
+READING_SINCE: dict[str, tuple[int, int]] = {
+    "qstats_at_stop": (1, 3),
+    "cqs_reselect": (1, 3),
+    "cqs_relief_timing": (1, 4),
+    "offload_after_raise": (1, 4),
+}
 #: Readings added to an older ambiguity, likewise (a config leaves the ambiguity out for an older peer).
 VALUE_SINCE: dict[tuple[str, str], tuple[int, int]] = {
     ("cqs_target", "points-floor"): (1, 3),

@@ -204,7 +204,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("get.signals", "signals:OVERFLOW_OFF", "inspect.structures.*.overflow_mode"),
-        readings=("cqs_target",),
+        readings=("cqs_target", "cqs_relief_timing"),
         profiles=CQS,
     ),
     Rule(

@@ -28,7 +28,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("put.offloaded",),
-        readings=("offload_compare",),
+        readings=("offload_compare", "offload_after_raise"),
         profiles=MQ,
     ),
     Rule(
@@ -157,6 +157,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("put.offloaded", "put.location"),
+        readings=("offload_after_raise",),
         profiles=MQ,
     ),
     Rule(
@@ -168,6 +169,7 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=("alter_structure.ok", "alter_structure.reason", "put.offloaded"),
+        readings=("offload_after_raise",),
         profiles=MQ,
     ),
 )

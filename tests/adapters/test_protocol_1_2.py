@@ -35,6 +35,6 @@ def test_a_batch_to_a_1_1_implementation_runs_up_to_the_newer_operation():
 
 def test_reset_qstats_reaches_a_1_2_implementation():
     with WireAdapter(SERVE_REFERENCE, timeout=10) as adapter:
-        assert "1.3" == adapter.capabilities().protocol_version
+        assert PROTOCOL_VERSION == adapter.capabilities().protocol_version
         adapter.open(small_mq_config())
         assert adapter.apply(ResetQstats("QM01", "Q1")).ok

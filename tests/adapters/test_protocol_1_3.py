@@ -19,10 +19,6 @@ from cfconform.reference_model.readings import Readings
 from tests.adapters.conftest import SERVE_REFERENCE, fake, small_mq_config
 
 
-def test_the_suite_speaks_1_3():
-    assert "1.3" == PROTOCOL_VERSION
-
-
 def test_a_config_names_qstats_at_stop_only_to_a_1_3_peer():
     config = attrs.evolve(small_mq_config(), readings=Readings(qstats_at_stop="reset"))
     named = [("qstats_at_stop" in config_for_peer(config, peer)["readings"]) for peer in ((1, 2), (1, 3))]
@@ -40,7 +36,7 @@ def test_the_reference_served_with_a_1_3_reading_follows_it(reading: str, enq: i
     queue = QueueDef("Q1", cfstruct="APP1", maxdepth=2, qdepthhi=100, qdphiev=True)
     config = attrs.evolve(small_mq_config(), queues=(queue,))
     with WireAdapter([*SERVE_REFERENCE, "--readings", f"qstats_at_stop={reading}"], timeout=10) as adapter:
-        assert "1.3" == adapter.capabilities().protocol_version
+        assert PROTOCOL_VERSION == adapter.capabilities().protocol_version
         adapter.open(config)
         adapter.apply_batch([Put("QM01", "Q1", 10), StopQmgr("QM01"), StartQmgr("QM01")])
         events = adapter.apply(Put("QM01", "Q1", 10)).events

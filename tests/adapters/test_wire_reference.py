@@ -228,4 +228,4 @@ def test_wire_package_exports_lazily():
     import cfconform.adapters.wire
 
     assert WireAdapter is cfconform.adapters.wire.WireAdapter
-    assert "1.3" == cfconform.adapters.wire.PROTOCOL_VERSION
+    assert "1.4" == cfconform.adapters.wire.PROTOCOL_VERSION

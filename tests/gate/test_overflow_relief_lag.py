@@ -1,5 +1,6 @@
-"""CQS-015 without OVFLWSTR: overflow mode ends when usage drops 20% below the threshold, at once or at
-a scan up to one interval later (ibm-facts 1.5: "Allow a lag of up to one scan period")."""
+"""CQS-015 without OVFLWSTR: overflow mode ends when usage drops 20% below the threshold, at once
+(reading ``cqs_relief_timing=at-delete``) or at a scan up to one interval later (``by-scan``, ibm-facts
+1.5: "Allow a lag of up to one scan period")."""
 
 from __future__ import annotations
 
@@ -20,9 +21,14 @@ SCENARIO = MUTANT_BY_ID["M-CQS-015-a"]  # a put, the alter failing (overflow mod
 class Lagging(DelegatingAdapter):
     """The reference, but OVERFLOW_OFF comes at the first ``advance_clock`` of at least ``after`` seconds."""
 
-    def __init__(self, after: int) -> None:
+    def __init__(self, after: int, reading: str = "by-scan") -> None:
         super().__init__(ReferenceAdapter())
-        self.after, self.held = after, ()
+        self.after, self.held, self.reading = after, (), reading
+
+    def capabilities(self) -> Any:
+        """The reference's, but following the ``cqs_relief_timing`` reading given (or ``unknown``)."""
+        caps = self.inner.capabilities()
+        return attrs.evolve(caps, readings={**caps.readings, "cqs_relief_timing": self.reading})
 
     def apply(self, op: Any) -> Outcome:
         out = self.inner.apply(op)
@@ -52,3 +58,11 @@ def test_overflow_mode_still_on_a_scan_interval_after_usage_fell_fails():
 
 def test_overflow_mode_that_ends_at_once_still_passes():
     assert "pass" == _verdict(ReferenceAdapter(), 600)
+
+
+def test_a_lag_is_found_as_the_by_scan_reading_when_none_is_declared():
+    assert "pass" == _verdict(Lagging(after=600, reading="unknown"), 600)
+
+
+def test_an_implementation_declaring_at_delete_that_lags_fails():
+    assert "fail" == _verdict(Lagging(after=600, reading="at-delete"), 600)

@@ -498,3 +498,26 @@ def test_offload_013_unknown_alter_keyword_refused(key: str) -> None:
         ("OFFLOAD-013",),
         before,
     ) == (out.ok, out.reason, out.rules, model.structures["APP1"].defn)
+
+
+# -- OFFLOAD-013/014 after a raise to CFLEVEL(5): reading offload_after_raise ------------------
+
+
+@pytest.mark.parametrize(("reading", "offloaded"), [("kept", True), ("off", False)])
+def test_offload_after_raise_to_cflevel_5_sizes_kept_or_off(reading: str, offloaded: bool) -> None:
+    """ALTER leaves what it does not name unchanged (ibm-facts 2.1), or a structure migrated to
+    CFLEVEL(5) takes 64K, the rule off (reading (a), the tenth reading): the 2 KB message that
+    OFFLD1TH(0) OFFLD1SZ(1K) offloads before is offloaded after a 5 -> 1 -> 5 only under ``kept``."""
+    model = _model(Readings(offload_after_raise=reading), offld1th=0, offld1sz=KB)
+    for level in (1, 5):
+        assert model.step(AlterStructure("APP1", (("cflevel", level),))).ok
+    model.step(Put("QM01", "Q1", 1))  # (the structure in use: 0% is past under either comparison)
+    assert (True, offloaded) == _put(model, 2 * KB)[:2]
+
+
+def test_offload_after_raise_off_keeps_a_size_the_alter_names() -> None:
+    """Under ``off`` only the sizes the raising ALTER does not name are 64K: one it names applies."""
+    model = _model(Readings(offload_after_raise="off"), cflevel=4)
+    assert model.step(AlterStructure("APP1", (("cflevel", 5), ("offld1th", 0), ("offld1sz", KB)))).ok
+    model.step(Put("QM01", "Q1", 1))
+    assert (True, True) == _put(model, 2 * KB)[:2]
