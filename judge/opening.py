@@ -41,7 +41,7 @@ DECIDED_AT_OPEN: Mapping[str, str] = {
     "TOPOLOGY-015": 'QSG name: "up to four characters", ... different from any queue manager name',
     "CFLEVEL-001": "CFLEVEL is 1, 2, 3, 4 or 5",
     "CAPACITY-009": "FULLTHRESHOLD valid values are 0-100",
-    "QDEPTH-014": "QDEPTHHI and QDEPTHLO: an integer 0 <= v <= 100; MAXDEPTH 0 to 999 999 999",
+    "QDEPTH-014": "QDEPTHHI and QDEPTHLO: an integer 0 <= v <= 100",
 }
 
 #: The pseudo-operation a forbidden configuration's divergence is reported at.

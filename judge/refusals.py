@@ -13,7 +13,7 @@ from cfconform.reference_model.outcomes import Outcome
 
 #: Commands an implementation may refuse where the model accepts them (names, keywords and
 #: resources are the product's), except where a sentence decides: see :func:`refusable`.
-REFUSABLE = ("define_structure", "define_queue", "alter_structure", "set_perfmev", "reset_qstats")
+REFUSABLE = ("define_structure", "define_queue", "alter_structure", "alter_queue", "set_perfmev", "reset_qstats")
 
 
 #: Names of the kind every product accepts (IBM's own examples): refusing one is about something else.
@@ -31,10 +31,14 @@ def refusable(model: Model, op: Any, expected: Outcome, observed: Outcome) -> bo
     """Whether refusing ``op`` is the implementation's right.  Judged: a plainly named queue on a
     structure holding fewer than 512 (TOPOLOGY-005 "Each structure can hold up to 512 shared
     queues"), a plainly named MQ structure among fewer than 63 (TOPOLOGY-003), and an ALTER CFSTRUCT
-    of CFLEVEL, RECOVER or OFFLOAD to documented values that the model accepts (CFLEVEL-001/009)."""
+    of CFLEVEL, RECOVER or OFFLOAD to documented values that the model accepts (CFLEVEL-001/009), and an
+    ALTER QLOCAL to documented values (:func:`queue_documented`).  MAXDEPTH(0) may be refused: ibm-facts
+    4.2 "Also undefined: MaxQDepth = 0" (the tenth reading refuses it, mq seeds 1-3)."""
     if observed.ok or not expected.ok or getattr(op, "KIND", None) not in REFUSABLE:
         return False
     if isinstance(op, DefineQueue):
+        if not queue_documented("maxdepth", field(op.queue, "maxdepth")):
+            return True
         name, cfstruct = field(op.queue, "name"), field(op.queue, "cfstruct")
         held = sum(1 for other in model.queues.values() if cfstruct is not None and other.defn.cfstruct == cfstruct)
         # (the model has taken the step: the count includes the queue refused)
@@ -50,6 +54,8 @@ def refusable(model: Model, op: Any, expected: Outcome, observed: Outcome) -> bo
         if s is not None and (s.failed or below_its_level(s.defn, dict(op.changes))):
             return True  # (no document says what ALTER CFSTRUCT of a failed structure does)
         return model.config.profile != "mq" or not all(documented(k, v) for k, v in dict(op.changes).items())
+    if op.KIND == "alter_queue":
+        return not all(queue_documented(k, v) for k, v in dict(op.changes).items())
     return True
 
 
@@ -91,3 +97,19 @@ def documented(keyword: str, value: Any) -> bool:
     if keyword.startswith("offld") and keyword.endswith("th"):
         return value in _OFFLOAD_THRESHOLDS
     return False
+
+
+#: ALTER QLOCAL keywords whose values the documents state: the two percentages "an integer 0 <= v <=
+#: 100" (ibm-facts 4.2, QDEPTH-014) and the three event switches ENABLED or DISABLED.
+_QUEUE_SWITCHES = frozenset({"qdphiev", "qdploev", "qdpmaxev"})
+
+
+def queue_documented(keyword: str, value: Any) -> bool:
+    """Whether an ALTER QLOCAL (or DEFINE QLOCAL) keyword and value are ones the documents show valid.
+    No sentence here states MAXDEPTH's range, and ibm-facts 4.2 calls MaxQDepth = 0 undefined: a
+    depth limit of one message or more is one every product takes; MAXMSGL is the product's."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return keyword in _QUEUE_SWITCHES and isinstance(value, bool)
+    if keyword in ("qdepthhi", "qdepthlo"):
+        return 0 <= value <= 100
+    return keyword == "maxdepth" and value >= 1

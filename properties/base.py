@@ -28,6 +28,7 @@ from cfconform.adapters.protocol import Adapter, AdapterError, NotSupported, is_
 from cfconform.judge.checker import Checker, StepVerdict
 from cfconform.judge.claims import any_claimed
 from cfconform.judge.opening import judge_open
+from cfconform.judge.refusals import queue_documented
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.accounting import pool_totals
 from cfconform.reference_model.config import Accounting, Config
@@ -160,7 +161,8 @@ def smallest_holding(s: Structure, acct: Accounting) -> int:
 def _shape(op: Any, model: Any) -> Shape | None:
     """What identifies an ALTER the implementation refused: its kind and the keywords it changes, and
     for a CFLEVEL change the level it goes from and to (refusing 5 to 1, which the documents leave
-    open, says nothing of 4 to 3, which they decide: CFLEVEL-009)."""
+    open, says nothing of 4 to 3, which they decide: CFLEVEL-009), and for an ALTER QLOCAL the keywords
+    given values the documents do not state (judge.refusals.queue_documented)."""
     changes = getattr(op, "changes", None)
     if changes is None:
         return None
@@ -169,6 +171,8 @@ def _shape(op: Any, model: Any) -> Shape | None:
     if op.KIND == "alter_structure" and "cflevel" in values:
         s = model.structures.get(op.name)
         detail = (None if s is None else s.defn.cflevel, values["cflevel"])
+    if op.KIND == "alter_queue":  # (refusing MAXDEPTH(0), which no sentence bounds, says nothing of 5000)
+        detail = tuple(sorted(k for k, v in values.items() if not queue_documented(k, v)))
     return (op.KIND, frozenset(values), detail)
 
 

@@ -116,7 +116,6 @@ CASES: dict[str, tuple[str, Callable[[Record], None]]] = {
     "CFLEVEL(0)": ("CFLEVEL-001", _first_structure(cflevel=0)),
     "FULLTHRESHOLD(101)": ("CAPACITY-009", _first_structure(fullthreshold=101)),
     "QDEPTHHI(101)": ("QDEPTH-014", _first_queue(qdepthhi=101)),
-    "MAXDEPTH(1000000000)": ("QDEPTH-014", _first_queue(maxdepth=1_000_000_000)),
 }
 
 

@@ -194,11 +194,12 @@ def define_queue(model: GroupState, op: DefineQueue) -> Outcome:
 
 
 def alter_queue(model: GroupState, op: AlterQueue) -> Outcome:
-    """ALTER QLOCAL: depth limits and event switches (QDEPTH-014)."""
+    """ALTER QLOCAL: depth limits and event switches (QDEPTH-014); MAXDEPTH's range is no sentence's
+    (QDEPTH-018: the implementation may take more)."""
     q = model.queue(op.name)
     try:
         _check_changes("alter_queue", op.changes, QUEUE_ALTERABLE, "QDEPTH-014")
-        new = attrs.evolve(q.defn, **dict(op.changes))
+        new = _undecided_accepted(model, UNDECIDED_BOUNDS, lambda: attrs.evolve(q.defn, **dict(op.changes)))
     except ConfigurationError as err:
         return invalid("alter_queue", err)
     q.defn = new

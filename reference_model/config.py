@@ -139,7 +139,7 @@ class QueueDef:
     name: str
     cfstruct: str | None = None
     qmgr: str | None = None
-    maxdepth: int = 999_999_999  # MAXDEPTH's IBM default (DEFINE QLOCAL); QDEPTH-014's upper bound
+    maxdepth: int = 999_999_999  # MAXDEPTH's IBM default (DEFINE QLOCAL); the model's upper bound (QDEPTH-018)
     maxmsgl: int = MQ_MAXMSGL_DEFAULT
     qdepthhi: int = 80
     qdepthlo: int = 20
@@ -203,7 +203,7 @@ def validate_queue(q: QueueDef) -> None:
         reject(f"{f}.name", q.name, "a non-empty name", "TOPOLOGY-013")
     if q.cfstruct is not None:
         check_name_field(f, "cfstruct", q.cfstruct)
-    check_int_field(f, "maxdepth", q.maxdepth, 0, 999_999_999, "QDEPTH-014")
+    check_int_field(f, "maxdepth", q.maxdepth, 0, 999_999_999, "QDEPTH-018")
     check_int_field(f, "maxmsgl", q.maxmsgl, 0, SIZE_100MB, "CFLEVEL-005")
     check_int_field(f, "qdepthhi", q.qdepthhi, 0, 100, "QDEPTH-014")
     check_int_field(f, "qdepthlo", q.qdepthlo, 0, 100, "QDEPTH-014")

@@ -115,7 +115,7 @@ SEED_FULLTHRESHOLD = 85
 SEED_STRUCTURE_NAME = "QSG1APPLICATION1"
 #: The QSG name of that example (QSG1 + APPLICATION1), used to name CSQ_ADMIN and CSQSYSAPPL.
 SEED_QSG = "QSG1"
-#: MAXDEPTH's largest value (QDEPTH-014): no queue holds more messages.
+#: MAXDEPTH's largest value as the model takes it (QDEPTH-018): no queue holds more messages.
 MAXDEPTH_MAX = 999_999_999
 #: The most messages an application structure can be asked to hold: 512 shared queues
 #: (seed 001, "Each structure can hold up to 512 shared queues") at MAXDEPTH 999,999,999.

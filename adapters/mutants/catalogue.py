@@ -49,6 +49,10 @@ SKIPPED: Mapping[str, str] = {
         "RECOVER(YES) needs CFLEVEL(3): no document says DEFINE or ALTER refuses it below (ibm-facts 2.6), so "
         "its only observable effect is CFLEVEL-002's refused persistent put"
     ),
+    "QDEPTH-018": (
+        "MAXDEPTH's range is no sentence's (ibm-facts 4.2: 'Also undefined: MaxQDepth = 0'): an implementation "
+        "may accept more or refuse 0 (the tenth reading refuses it), so no fault breaks it"
+    ),
     "TOPOLOGY-007": f"CSQ_ADMIN sizing, {_CONFIG}",
     "TOPOLOGY-008": f"CSQ_ADMIN minimum sizes (Table 1), {_CONFIG}",
     "TOPOLOGY-014": f"the CFCC level (9 or higher) picks `cfconform size --admin`'s Table 1 edition, {_CONFIG}",
@@ -92,6 +96,10 @@ RETIRED: Mapping[str, str] = {
     "what is stated (it costs less than the message kept whole) is checked by M-OFFLOAD-005-c",
     "M-OFFLOAD-007-b": "ALTER CFSTRUCT CFLEVEL(4) not naming OFFLOAD on an OFFLOAD(DB2) structure: the keyword is "
     "documented as valid only from CFLEVEL(5), but no sentence says such an ALTER is refused",
+    "M-QDEPTH-014-b": "MAXDEPTH above 999999999 accepted: no sentence here states MAXDEPTH's range (QDEPTH-018, "
+    "inferred)",
+    "M-QDEPTH-014-c": "MAXDEPTH(0) refused: ibm-facts 4.2 calls MaxQDepth = 0 undefined and states no range "
+    "(QDEPTH-018; the tenth reading refuses it)",
     "M-OFFLOAD-011-a": "OFFLDnTH above 100 accepted: the ranges are not documented (ibm-facts 2.2, 8: NOT FOUND)",
     "M-OFFLOAD-011-b": "OFFLDnSZ above 64K accepted: the ranges are not documented (ibm-facts 2.2, 8: NOT FOUND)",
     "M-OFFLOAD-012-a": "list-entry usage only: every decision lies within the documented 'combined storage' reading "

@@ -43,7 +43,7 @@ from cfconform.reference_model.outcomes import Outcome
 from ..protocol import PROTOCOL_VERSION, Capabilities
 from . import messages as m
 from . import schemas
-from .peer import WireError, WireNotSupported, config_for_peer, too_new, version_tuple
+from .peer import WireError, WireNotSupported, config_for_peer, record_for_peer, too_new, version_tuple
 from .process import GRACE_SECONDS, ConnectionFault, WireConnection
 
 __all__ = [
@@ -276,8 +276,9 @@ class WireAdapter:
     opens_records = True
 
     def open_record(self, record: Mapping[str, Any]) -> None:
-        """Send ``open`` with ``record`` as it is (a configuration the model refuses: judge/opening.py)."""
-        self._open(lambda: dict(record))
+        """Send ``open`` with ``record`` as it is (a configuration the model refuses: judge/opening.py),
+        but for the readings the peer's protocol version does not know."""
+        self._open(lambda: record_for_peer(dict(record), self._peer_version))
 
     def _open(self, record: Callable[[], dict[str, Any]]) -> None:
         """``open`` with the configuration record ``record()`` makes once the peer's version is known."""

@@ -80,7 +80,12 @@ VALUE_SINCE: dict[tuple[str, str], tuple[int, int]] = {
 
 def config_for_peer(config: Config, peer: tuple[int, int]) -> dict[str, Any]:
     """``config``'s record as a peer that announced protocol ``peer`` knows it (READING_SINCE)."""
-    record = config_to_record(config)
+    return record_for_peer(config_to_record(config), peer)
+
+
+def record_for_peer(record: dict[str, Any], peer: tuple[int, int]) -> dict[str, Any]:
+    """A configuration record (one the model may refuse: judge/opening.py) as a peer that announced
+    protocol ``peer`` knows it: the readings it does not know left out (READING_SINCE, VALUE_SINCE)."""
     readings = record.get("readings")
     if isinstance(readings, dict):
         record["readings"] = {

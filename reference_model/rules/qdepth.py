@@ -158,7 +158,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="QDEPTH-014",
-        title="QDEPTHHI and QDEPTHLO are integer percentages 0..100; MAXDEPTH is 0..999999999.",
+        title="QDEPTHHI and QDEPTHLO are integer percentages 0..100.",
         citation=Citation(
             'ibm-facts: "QDepthLowLimit (MQLONG)"',
             "an integer 0 ≤ v ≤ 100. QDepthLowLimit defaults to 20.",
@@ -167,7 +167,6 @@ RULES: tuple[Rule, ...] = (
         observables=(
             "config.queues.*.qdepthhi",
             "config.queues.*.qdepthlo",
-            "config.queues.*.maxdepth",
             "define_queue.reason",
             "alter_queue.ok",
             "alter_queue.reason",
@@ -207,6 +206,17 @@ RULES: tuple[Rule, ...] = (
         ),
         status="normative",
         observables=(*EVENTS, "reset_qstats.ok"),
+        profiles=MQ,
+    ),
+    Rule(
+        id="QDEPTH-018",
+        title="MAXDEPTH is a whole number of messages; the model takes 0..999999999 (IBM's range not found).",
+        citation=Citation(
+            "ibm-facts: 4.2 Limits (QDEPTHHI / QDEPTHLO)",
+            "Also undefined: MaxQDepth = 0",
+        ),
+        status="inferred",
+        observables=("config.queues.*.maxdepth", "define_queue.reason", "alter_queue.ok", "alter_queue.reason"),
         profiles=MQ,
     ),
 )

@@ -143,3 +143,42 @@ def test_recovery_005_recover_with_no_active_queue_manager_is_not_judged():
     config = Config(qmgrs=("QM01",), structures=(structure,), queues=(QueueDef("Q1", cfstruct="APP2"),))
     ops = [o.StopQmgr("QM01"), o.FailStructure("APP2"), o.Recover("APP2", True), o.Inspect()]
     assert "pass" == run_trace(_RecoverNeedsAQmgr(), config, ops).verdict
+
+
+class _RefusesMaxdepth(ReferenceAdapter):
+    """Tenth reading: DEFINE or ALTER QLOCAL refuses MAXDEPTH below ``floor`` (the tenth takes 1..999999999)."""
+
+    def __init__(self, floor: int = 1) -> None:
+        super().__init__()
+        self.floor = floor
+
+    def apply(self, op):  # type: ignore[no-untyped-def]
+        depth = dict(op.changes).get("maxdepth") if op.KIND == "alter_queue" else None
+        if op.KIND == "define_queue" and isinstance(op.queue, dict):
+            depth = op.queue.get("maxdepth")
+        if isinstance(depth, int) and depth < self.floor:
+            return Outcome(op.KIND, False, "MQRC_OUT_OF_RANGE")
+        return super().apply(op)
+
+
+_MAXDEPTH_OPS = {
+    "alter": lambda depth: o.AlterQueue("Q1", {"maxdepth": depth}),
+    "define": lambda depth: o.DefineQueue({"name": "Q2", "cfstruct": "APP1", "maxdepth": depth}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_MAXDEPTH_OPS))
+def test_qdepth_014_refusing_maxdepth_0_is_not_judged(kind: str):
+    """ibm-facts 4.2: "Also undefined: MaxQDepth = 0", and no sentence here states MAXDEPTH's range:
+    refusing MAXDEPTH(0) ends the case "not supported" (tenth reading, mq seeds 1-3)."""
+    config = Config(structures=(StructureDef("APP1", size_kb=65536),), queues=(QueueDef("Q1", cfstruct="APP1"),))
+    ops = [_MAXDEPTH_OPS[kind](0), o.Put("QM01", "Q1", 100)]
+    assert ["unjudged", "pass"] == [run_trace(a, config, ops).verdict for a in (_RefusesMaxdepth(), ReferenceAdapter())]
+
+
+@pytest.mark.parametrize("kind", sorted(_MAXDEPTH_OPS))
+def test_qdepth_014_refusing_a_maxdepth_of_one_message_or_more_fails(kind: str):
+    """A depth limit of 5000 messages is one every product takes: refusing it is judged."""
+    config = Config(structures=(StructureDef("APP1", size_kb=65536),), queues=(QueueDef("Q1", cfstruct="APP1"),))
+    ops = [_MAXDEPTH_OPS[kind](5000), o.Put("QM01", "Q1", 100)]
+    assert "fail" == run_trace(_RefusesMaxdepth(floor=10_000), config, ops).verdict

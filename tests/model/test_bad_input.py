@@ -92,9 +92,9 @@ def test_offload_011_bad_offload_rule(thunk: Thunk, field: str, value: Any, rule
 @_cases(
     *[(f"{f}={v}", _qd(**{f: v}), f"{Q}.{f}", v, "QDEPTH-014")
       for f in ("qdepthhi", "qdepthlo") for v in (-1, 101, True)],
-    ("maxdepth=-1", _qd(maxdepth=-1), f"{Q}.maxdepth", -1, "QDEPTH-014"),
-    ("maxdepth=1e9", _qd(maxdepth=10**9), f"{Q}.maxdepth", 10**9, "QDEPTH-014"),
-    ("maxdepth=True", _qd(maxdepth=True), f"{Q}.maxdepth", True, "QDEPTH-014"),
+    ("maxdepth=-1", _qd(maxdepth=-1), f"{Q}.maxdepth", -1, "QDEPTH-018"),
+    ("maxdepth=1e9", _qd(maxdepth=10**9), f"{Q}.maxdepth", 10**9, "QDEPTH-018"),
+    ("maxdepth=True", _qd(maxdepth=True), f"{Q}.maxdepth", True, "QDEPTH-018"),
     ("qdphiev=1", _qd(qdphiev=1), f"{Q}.qdphiev", 1, "QDEPTH-014"),
     ("qdpmaxev='ENABLED'", _qd(qdpmaxev="ENABLED"), f"{Q}.qdpmaxev", "ENABLED", "QDEPTH-014"),
 )  # fmt: skip

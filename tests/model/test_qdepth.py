@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import pytest
 
 from cfconform.reference_model import Config, ConfigurationError, EventMessage, Model, QueueDef, Readings, StructureDef
+from cfconform.reference_model.model import Observed
 from cfconform.reference_model.operations import (
     AlterQueue,
     Backout,
@@ -403,14 +404,14 @@ def test_qdepth_013_readings_agree_on_multiples_of_100(percent: str) -> None:
 # -- QDEPTH-014 ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("qdepthhi", -1), ("qdepthhi", 101), ("qdepthlo", -1), ("qdepthlo", 101),
-    ("maxdepth", -1), ("maxdepth", 1_000_000_000),
+@pytest.mark.parametrize(("field", "value", "rule"), [
+    ("qdepthhi", -1, "QDEPTH-014"), ("qdepthhi", 101, "QDEPTH-014"), ("qdepthlo", -1, "QDEPTH-014"),
+    ("qdepthlo", 101, "QDEPTH-014"), ("maxdepth", -1, "QDEPTH-018"), ("maxdepth", 1_000_000_000, "QDEPTH-018"),
 ])  # fmt: skip
-def test_qdepth_014_out_of_range_refused(field: str, value: int) -> None:
+def test_qdepth_014_and_018_out_of_range_refused(field: str, value: int, rule: str) -> None:
     with pytest.raises(ConfigurationError) as info:
         QueueDef("Q1", cfstruct="APP1", **{field: value})  # type: ignore[arg-type]
-    assert (f"queues[Q1].{field}", value, "QDEPTH-014") == (info.value.field, info.value.value, info.value.rule_id)
+    assert (f"queues[Q1].{field}", value, rule) == (info.value.field, info.value.value, info.value.rule_id)
 
 
 @pytest.mark.parametrize(("field", "value"), [
@@ -513,3 +514,13 @@ def test_qdepth_017_reset_qstats_on_a_stopped_queue_manager_fails() -> None:
     model.step(StopQmgr("QM02"))
     out = model.step(ResetQstats("QM02", "SQ1"))
     assert (False, ("QUEUE-005",)) == (out.ok, out.rules)
+
+
+def test_qdepth_018_maxdepth_past_the_models_range_accepted_when_the_implementation_accepts_it() -> None:
+    """QDEPTH-018 is inferred (no sentence states MAXDEPTH's range): in checker mode an implementation
+    that takes MAXDEPTH(1000000000) is followed, as for the other undecided bounds."""
+    model = _model()
+    op = AlterQueue("SQ1", {"maxdepth": 1_000_000_000})
+    assert not model.copy().step(op).ok  # (the model's own range)
+    hint = Observed(Outcome("alter_queue", True), {}, {})
+    assert (True, 1_000_000_000) == (model.step(op, None, hint).ok, model.queues["SQ1"].defn.maxdepth)
