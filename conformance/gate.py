@@ -101,7 +101,7 @@ def run_gate(
             )
         )
     warnings += [f"{r.profile}: {r.error}" for r in runs if r.error]
-    warnings += [w for r in runs for w in _not_judged(r)]
+    warnings += [w for profile in dict.fromkeys(r.profile for r in runs) for w in _not_judged(profile, runs)]
     exit_code = _exit_code(matrix, failures, unexpected, flaky=any(r.error for r in runs))
     readings = runs[0].failure.readings if runs and runs[0].failure else {}
     return GateResult(
@@ -151,21 +151,29 @@ def explore(
     return runs
 
 
-def _not_judged(run: MachineRun) -> list[str]:
-    """Warnings for the test cases that ended without a verdict: at an operation the
-    implementation does not support, or at a divergence on rules it does not claim."""
+def _not_judged(profile: str, runs: list[MachineRun]) -> list[str]:
+    """Warnings for ``profile``'s test cases that ended without a verdict, summed over its runs (a
+    profile runs again after each failure): at an operation the implementation does not support,
+    at a divergence on rules it does not claim, or at a configuration it would not open."""
+    refused: Counter[str] = Counter()
+    unclaimed: Counter[str] = Counter()
+    unopened: Counter[str] = Counter()
+    for run in (r for r in runs if r.profile == profile):
+        refused.update(run.refused)
+        unclaimed.update(run.unclaimed)
+        unopened.update(run.unopened)
     out = []
-    if run.refused:
-        kinds = ", ".join(f"{k} x{n}" for k, n in sorted(run.refused.items()))
+    if refused:
+        kinds = ", ".join(f"{k} x{n}" for k, n in sorted(refused.items()))
         out.append(
-            f"{run.profile}: {sum(run.refused.values())} test cases ended at an operation the implementation "
+            f"{profile}: {sum(refused.values())} test cases ended at an operation the implementation "
             f"does not support ({kinds}); what only those operations reach was not checked"
         )
-    if run.unclaimed:
-        rules = ", ".join(f"{k} x{n}" for k, n in sorted(run.unclaimed.items()))
-        out.append(f"{run.profile}: test cases ended, not judged, at divergences on unclaimed rules only ({rules})")
-    for why, n in sorted(run.unopened.items()):
-        out.append(f"{run.profile}: {n} configurations breaking a documented limit not judged ({why})")
+    if unclaimed:
+        rules = ", ".join(f"{k} x{n}" for k, n in sorted(unclaimed.items()))
+        out.append(f"{profile}: test cases ended, not judged, at divergences on unclaimed rules only ({rules})")
+    for why, n in sorted(unopened.items()):
+        out.append(f"{profile}: {n} configurations breaking a documented limit not judged ({why})")
     return out
 
 

@@ -172,3 +172,20 @@ def test_every_rule_row_of_the_html_matrix_cites_its_quote_and_ibm_document(reco
 def test_no_renderer_names_an_internal_source_file(record, name):
     text = RENDERERS[name](record)
     assert not re.search(r"\d{3}_[0-9a-f]{16}|\.txt\b|seeds/", text), name
+
+
+def test_cases_not_judged_are_one_warning_per_profile_summed_over_its_runs():
+    """A profile runs again after each failure: its refused operations are one warning, summed."""
+    from cfconform.conformance.gate import _not_judged
+    from cfconform.properties.run import MachineRun
+
+    def run(profile: str, refused: dict[str, int]) -> MachineRun:
+        return MachineRun(profile, 1, 10, 100, 1.0, {}, {}, None, refused=refused)
+
+    runs = [run("cqs", {"open": 110, "define_structure": 21}), run("cqs", {"open": 79, "define_structure": 29}),
+            run("mq", {})]  # fmt: skip
+    assert [
+        "cqs: 239 test cases ended at an operation the implementation does not support (define_structure x50, "
+        "open x189); what only those operations reach was not checked"
+    ] == _not_judged("cqs", runs)
+    assert [] == _not_judged("mq", runs)
