@@ -7,10 +7,13 @@ such a build only on what it shows (principle 2)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # (run as a script: the repository's benchmarks/)
+
+from benchmarks.loopback import _load, _Replies
 
 KEEP = {
     "unknown": None,
@@ -28,30 +31,9 @@ def _strip(outcome: dict, keep: list[str]) -> None:
             outcome.pop(key, None)
 
 
-class _Reply:
-    """What the kit's Server writes (text or bytes, as each kit does), one reply at a time."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, data: str | bytes) -> int:
-        self.parts.append(data.decode() if isinstance(data, bytes) else data)
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-    def take(self) -> str:
-        text, self.parts = "".join(self.parts), []
-        return text
-
-
 def main(impl: str, variant: str) -> None:
-    sys.path.insert(0, str(Path(impl).resolve().parent))  # (a kit importing its own modules, as a script would)
-    spec = importlib.util.spec_from_file_location("kit", impl)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    keep, out = KEEP[variant], _Reply()
+    module = _load(Path(impl).resolve())  # (with the kit's folder on sys.path, as a script would have it)
+    keep, out = KEEP[variant], _Replies()
     try:
         server = module.Server(None, out)
     except TypeError:  # (the third and fourth readings' Server takes only its output)
