@@ -136,21 +136,22 @@ def chain(*installs: Install) -> Install:
     return install
 
 
-def wrap(op_type: type, make: Callable[[Handler], Handler]) -> Install:
-    """Replace the handler of ``op_type`` by ``make(original_handler)``."""
+def wrap(op_type: type | tuple[type, ...], make: Callable[[Handler], Handler]) -> Install:
+    """Replace the handler of ``op_type`` (or of each of a tuple of them) by ``make(original_handler)``."""
 
     def install(model: Model) -> None:
-        model._dispatch[op_type] = make(model._dispatch[op_type])
+        for one in op_type if isinstance(op_type, tuple) else (op_type,):
+            model._dispatch[one] = make(model._dispatch[one])
 
     return install
 
 
-def rebound(op_type: type, **names: Any) -> Install:
+def rebound(op_type: type | tuple[type, ...], **names: Any) -> Install:
     """Run the model's own handler of ``op_type`` with some global names replaced (:func:`rebind`)."""
     return wrap(op_type, lambda original: rebind(original, **names))
 
 
-def post(op_type: type, fn: Callable[[Model, Any, Outcome], Outcome]) -> Install:
+def post(op_type: type | tuple[type, ...], fn: Callable[[Model, Any, Outcome], Outcome]) -> Install:
     """Post-process the outcomes of ``op_type``: ``fn(model, op, outcome) -> outcome``."""
     return wrap(op_type, lambda original: lambda model, op: fn(model, op, original(model, op)))
 

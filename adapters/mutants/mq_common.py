@@ -1,4 +1,4 @@
-"""Configurations, operations and fault pieces shared by the MQ-profile mutant families."""
+"""Configurations, operations and fault pieces shared by the mutant families (the MQ-profile ones, mostly)."""
 
 from __future__ import annotations
 
@@ -62,6 +62,16 @@ def alter(**changes: Any) -> AlterStructure:
 def structure_of(model: Model, queue: str) -> Structure | None:
     name = model.queues[queue].defn.cfstruct
     return None if name is None else model.structures[name]
+
+
+def redefined(**fields: Callable[[Any], Any]) -> Install:
+    """Every structure's definition read with ``fields[name](value)`` for those fields (unchecked)."""
+
+    def install(model: Model) -> None:
+        for s in model.structures.values():
+            s.defn = force_evolve(s.defn, {k: f(getattr(s.defn, k)) for k, f in fields.items()})
+
+    return install
 
 
 def deciding(**names: Any) -> Install:
