@@ -4,10 +4,6 @@ Reproducers use MAXDEPTH 4 with QDEPTHHI(25) and QDEPTHLO(0), so that one put
 reaches the high limit and one get the low limit under every
 ``qdepth_percent`` reading (``MAXDEPTH(0)`` makes the first put a Queue Full),
 and one queue manager unless the rule is about the others.
-
-:func:`fire_with` runs :func:`cfconform.reference_model.events.fire` with one of its rule
-functions swapped (``_toggle``, ``_issue``, ``_issuers``), :func:`firing` another ``fire`` and
-:func:`thresholds` other conversions of QDEPTHHI/QDEPTHLO, in MQPUT and MQGET.
 """
 
 from __future__ import annotations
@@ -34,22 +30,7 @@ from cfconform.reference_model.operations import (
 from cfconform.reference_model.outcomes import EventMessage, Outcome
 from cfconform.reference_model.state import Queue
 
-from .kit import (
-    Patched,
-    around,
-    chain,
-    evolve,
-    family,
-    lenient,
-    post,
-    pre,
-    reading,
-    reason_for,
-    rebind,
-    rebound,
-    refuse,
-    state,
-)
+from .kit import Patched, around, chain, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse, state
 from .mq_common import get, mq_config, put, qd, sd, with_defn
 
 
@@ -68,12 +49,12 @@ def fire_with(**names: Any) -> Callable[[Model], None]:
 def issuing(others: Callable[[Model, Any], bool], coordinator: bool = True) -> Callable[[Model], None]:
     """The coordinator (PERFMEV ENABLED; none unless ``coordinator``) and the other queue managers
     where ``others(model, m)`` holds issue the event messages."""
-
-    def issuers(model: Model, c: Any) -> list[str]:
-        first = [c.name] if c.perfmev and coordinator else []
-        return first + [m.name for m in model.qmgrs.values() if m is not c and others(model, m)]
-
-    return fire_with(_issuers=issuers)
+    return fire_with(
+        _issuers=lambda model, c: (
+            [c.name] * (c.perfmev and coordinator)
+            + [m.name for m in model.qmgrs.values() if m is not c and others(model, m)]
+        )
+    )
 
 
 def messages(message: Callable[..., EventMessage]) -> Callable[[Model], None]:
@@ -82,9 +63,13 @@ def messages(message: Callable[..., EventMessage]) -> Callable[[Model], None]:
 
 
 def thresholds(*, high: Any = events.high_reached, low: Any = events.low_reached) -> Callable[[Model], None]:
-    """Install other ``high_reached``/``low_reached`` conversions into MQPUT and MQGET."""
-    ns = Patched(events, high_reached=high, low_reached=low)
-    return chain(rebound(Put, events=ns), rebound(Get, events=ns))
+    """Other ``high_reached``/``low_reached`` conversions of QDEPTHHI/QDEPTHLO in MQPUT and MQGET."""
+    return rebound((Put, Get), events=Patched(events, high_reached=high, low_reached=low))
+
+
+def _toggles(changes: dict[str, dict[str, bool]]) -> Callable[[Model], None]:
+    """Event kinds in ``changes`` set these switches instead (``events.SWITCHES``)."""
+    return fire_with(_toggle=rebind(events._toggle, SWITCHES=events.SWITCHES | changes))
 
 
 def _correl_each(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
@@ -125,7 +110,7 @@ def also_fires(kind: str, when: Callable[[Model, Queue], bool]) -> Callable[[Mod
     def fn(model: Model, op: Put, out: Outcome) -> Outcome:
         q = model.queues[op.queue]
         fired = events.fire(model, q, kind, op.qmgr) if out.ok and when(model, q) else ()
-        return evolve(out, events=out.events + fired) if fired else out
+        return attrs.evolve(out, events=out.events + fired) if fired else out
 
     return post(Put, fn)
 
@@ -141,8 +126,9 @@ def _save_switches(model: Model, op: Put) -> None:
         state(model, "switches").setdefault(op.qmgr, {}).setdefault(op.queue, (q.hi, q.lo, q.max))
 
 
-def _restore_switches(model: Model, op: Backout, out: Outcome) -> Outcome:
-    for name, (hi, lo, mx) in state(model, "switches").pop(op.qmgr, {}).items():
+def _restore_switches(model: Model, op: Backout | Commit, out: Outcome) -> Outcome:
+    """The end of a unit of work forgets the switches kept; a backout restores them."""
+    for name, (hi, lo, mx) in state(model, "switches").pop(op.qmgr, {}).items() if isinstance(op, Backout) else ():
         model.queues[name].hi, model.queues[name].lo, model.queues[name].max = hi, lo, mx
     return out
 
@@ -154,9 +140,9 @@ def _held(model: Model, op: Any, out: Outcome) -> Outcome:
         if not (op.syncpoint and out.events):
             return out
         held[op.qmgr] = held.get(op.qmgr, ()) + out.events
-        return evolve(out, events=())
+        return attrs.evolve(out, events=())
     kept = held.pop(op.qmgr, ())
-    return evolve(out, events=out.events + kept) if isinstance(op, Commit) else out
+    return attrs.evolve(out, events=out.events + kept) if isinstance(op, Commit) else out
 
 
 def depth_unlimited(model: Model, op: Put) -> Outcome | None:
@@ -166,9 +152,8 @@ def depth_unlimited(model: Model, op: Put) -> Outcome | None:
     return with_defn(q, {"maxdepth": 999_999_999}, lambda: mq.put(model, op))
 
 
-def _stopped(model: Model, op: StopQmgr, out: Outcome) -> Outcome:
-    state(model, "stopped")[op.qmgr] = True
-    return out
+def _enabled(model: Model, m: Any) -> bool:
+    return m.active and m.perfmev  # (the model's test for the other queue managers)
 
 
 def q1(**fields: Any) -> Any:
@@ -178,19 +163,6 @@ def q1(**fields: Any) -> Any:
 
 def cfg(*queues: Any, **kw: Any) -> Any:
     return mq_config(sd(), queues=list(queues) or [q1(qdphiev=True)], **kw)
-
-
-def _toggles(changes: dict[str, dict[str, bool]]) -> Any:
-    """Event kinds in ``changes`` set these switches instead (``events.SWITCHES``)."""
-    return fire_with(_toggle=rebind(events._toggle, SWITCHES=events.SWITCHES | changes))
-
-
-def _no_qfull(m: Model, q: Queue, kind: str, det: str) -> Any:
-    return () if kind == "QFULL" else events.fire(m, q, kind, det)
-
-
-def _enabled(model: Model, m: Any) -> bool:
-    return m.active and m.perfmev  # (the model's test for the other queue managers)
 
 
 TWO = ("QM01", "QM02")
@@ -211,7 +183,7 @@ MUTANTS = family(
     ("002-c", "Queue Depth Low is raised although QDPLOEV is DISABLED.", cfg(q1()), [put(), get()],
      ignoring_switch(Get, "lo")),
     ("003-a", "No Queue Full event: the rejected put is all that happens.", cfg(q1(**_FULL)), [put()],
-     rebound(Put, _queue_full=rebind(mq._queue_full, events=Patched(events, fire=_no_qfull)))),
+     firing(lambda m, q, kind, det: () if kind == "QFULL" else events.fire(m, q, kind, det))),
     ("003-b", "Queue Full is raised by the put that fills the queue, not the first one rejected.",
      cfg(q1(maxdepth=1, qdpmaxev=True)), [put()],
      also_fires("QFULL", lambda m, q: q.max and q.depth >= q.defn.maxdepth)),
@@ -255,7 +227,8 @@ MUTANTS = family(
      issuing(_enabled, coordinator=False)),
     ("009-c", "The first queue manager of the group issues its event message first, not the one that detected "
      "the event (the coordinator issues its own, then broadcasts).", cfg(qmgrs=TWO), [put(qmgr="QM02")],
-     post(Put, lambda m, op, o: evolve(o, events=tuple(sorted(o.events, key=lambda e: list(m.qmgrs).index(e.qmgr)))))),
+     post(Put, lambda m, op, o: attrs.evolve(
+         o, events=tuple(sorted(o.events, key=lambda e: list(m.qmgrs).index(e.qmgr)))))),
     ("010-a", "Each queue manager's event message gets a CorrelId of its own.", cfg(qmgrs=TWO), [put()],
      firing(_correl_each)),
     ("010-b", "Only the detecting queue manager issues an event message.", cfg(qmgrs=TWO), [put()],
@@ -271,10 +244,9 @@ MUTANTS = family(
     ("011-b", "Each event message carries the group's totals, not its queue manager's.",
      cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], messages(group_totals_message)),
     ("012-a", "A backout restores the event switches.", cfg(), [put(syncpoint=True), Backout("QM01"), put()],
-     chain(pre(Put, _save_switches), post(Backout, _restore_switches),
-           post(Commit, lambda m, op, o: (state(m, "switches").pop(op.qmgr, None), o)[1]))),
+     chain(pre(Put, _save_switches), post((Backout, Commit), _restore_switches))),
     ("012-b", "Events of puts under syncpoint are held until commit.", cfg(), [put(syncpoint=True)],
-     chain(post(Put, _held), post(Commit, _held), post(Backout, _held))),
+     post((Put, Commit, Backout), _held)),
     ("013-a", "QDEPTHHI percent is rounded to the nearest count.",
      cfg(q1(maxdepth=10, qdepthhi=12, qdphiev=True), qd("Q2", maxdepth=10, qdepthhi=17, qdphiev=True)),
      [put(), put(queue="Q2")], thresholds(high=lambda d, pct, md, reading: d >= (pct * md + 50) // 100)),
@@ -304,7 +276,8 @@ MUTANTS = family(
      issuing(lambda model, m: m.perfmev)),
     ("016-b", "A restarted queue manager is still taken as inactive: it issues no event messages.", cfg(qmgrs=TWO),
      [StopQmgr("QM02"), StartQmgr("QM02"), put()],
-     chain(post(StopQmgr, _stopped), issuing(lambda m, qm: _enabled(m, qm) and qm.name not in state(m, "stopped")))),
+     chain(post(StopQmgr, lambda m, op, o: state(m, "stopped").update({op.qmgr: True}) or o),
+           issuing(lambda m, qm: _enabled(m, qm) and qm.name not in state(m, "stopped")))),
     ("017-a", "RESET QSTATS is acknowledged but resets nothing.", cfg(q1(qdepthhi=50, qdphiev=True)),
      [put(), ResetQstats("QM01", "Q1"), put()],
      pre(ResetQstats, lambda model, op: Outcome("reset_qstats", rules=("QDEPTH-017",)))),
