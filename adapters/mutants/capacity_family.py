@@ -59,19 +59,11 @@ def _on_at_zero(s: Structure, out: tuple[str, ...]) -> tuple[str, ...]:
 
 def _room_with(check: Callable[[tuple[int, int, int, int], int, int], bool]) -> Callable[[Model], None]:
     """CAPACITY-001 faults: whether a put finds room, decided by ``check(pools, entries, elements)``."""
-
-    def install(model: Model) -> None:
-        model.room = lambda s, entries, elements, *_, **__: check(model.pools(s), entries, elements)  # type: ignore
-
-    return install
+    return lambda m: setattr(m, "room", lambda s, entries, elements, *_, **__: check(m.pools(s), entries, elements))
 
 
 def _drop_signal(op_type: type, prefix: str) -> Any:
     return post(op_type, lambda m, op, o: evolve(o, signals=tuple(x for x in o.signals if not x.startswith(prefix))))
-
-
-def _in_use(model: Model, op: SetxcfAlter) -> int:
-    return model.structures[op.cfstruct].pools.entries_used
 
 
 def _size_zero(model: Model, op: SetxcfAlter) -> Outcome | None:
@@ -85,9 +77,9 @@ def _size_zero(model: Model, op: SetxcfAlter) -> Outcome | None:
 def _leak_rejected(model: Model, op: Put, out: Outcome) -> Outcome:
     if out.reason != rc.MQRC_STORAGE_MEDIUM_FULL:
         return out
-    s = model.structures[model.queues[op.queue].defn.cfstruct]  # type: ignore[index]
-    s.pools.entries_used += 1
-    return evolve(out, usage=s.pools.as_tuple())
+    pools = model.structures[model.queues[op.queue].defn.cfstruct].pools  # type: ignore[index]
+    pools.entries_used += 1
+    return evolve(out, usage=pools.as_tuple())
 
 
 def _keeping(free: Any) -> Any:
@@ -127,7 +119,7 @@ MUTANTS = family(
     ("001-d", "A put rejected for lack of space still takes a list entry.", mq_config(TINY), [put(1000)],
      post(Put, _leak_rejected)),
     ("001-e", "CQS: a put that does not fit the primary structure is accepted.", cqs_cfg(size=6145),
-     [Put("QM01", "Q1", 1000)], rebound(Put, fits=lambda pools, entries, elements: True)),
+     [put(1000)], rebound(Put, fits=lambda pools, entries, elements: True)),
     ("002-a", "IXC585E only when usage exceeds FULLTHRESHOLD, not when it reaches it.", mq_config(FULL50),
      [put(), AdvanceClock(FULL_MONITOR_BOUND)], _warning(_EXCEEDS)),
     ("002-b", "FULLTHRESHOLD is compared with element usage only.", mq_config(FULL50), [put(300), put(), get()],
@@ -157,14 +149,15 @@ MUTANTS = family(
     ("005-a", "SETXCF ALTER above SIZE is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6161)],
      rebound(SetxcfAlter, _above_size=lambda d, new: False)),
     ("005-b", "CQS accepts an alter outcome growing the primary beyond SIZE.", cqs_cfg(initsize=6147, size=6151),
-     [Put("QM01", "Q1", 600), AlterOutcome("PRIM", True, 6152)],
+     [put(600), AlterOutcome("PRIM", True, 6152)],
      rebound(AlterOutcome, _altered=rebind(cqs._altered, _alterable_to=lambda s, new: new >= s.size_kb))),
     ("006-a", "SETXCF ALTER contracts a structure below the storage in use.", mq_config(GROWABLE),
      [SetxcfAlter("APP1", 6151), put(1200), SetxcfAlter("APP1", 6147)],
      rebound(SetxcfAlter, _below_use=lambda *_: False)),
     ("006-b", "Mixed reading: below INITSIZE accepted on an empty structure, rejected otherwise.",
      one(initsize_kb=6152, size=6160), [SetxcfAlter("APP1", 6150), put(), SetxcfAlter("APP1", 6151)],
-     reading(SetxcfAlter, alter_below_initsize=lambda m, op: "rejected" if _in_use(m, op) else "accepted"),
+     reading(SetxcfAlter, alter_below_initsize=lambda m, op: "rejected" if m.structures[op.cfstruct].pools.entries_used
+             else "accepted"),
      ("alter_below_initsize",)),
     ("008-a", "SETXCF ALTER to size 0 is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 0)],
      pre(SetxcfAlter, _size_zero)),
@@ -182,7 +175,7 @@ MUTANTS = family(
      rebound(Commit, _settle=rebind(mq._settle, _remove=_keeping(lambda s, msg: None)))),
     # all data on the primary (no overflow structure to take any)
     ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", cqs_cfg(ovflwstr=None),
-     [Put("QM01", "Q1", 0), Get("QM01", "Q1")], rebound(Get, _charge=_CQS_FREE)),
+     [put(), get()], rebound(Get, _charge=_CQS_FREE)),
     ("012-a", "An offloaded message is kept as elements only: it takes no entry.",
      one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)], post(Put, _offloaded_without_entry)),
     ("012-b", "A get outside syncpoint frees the message's elements but not its entry.", one(size=8192, ratio=4),

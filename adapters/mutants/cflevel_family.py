@@ -7,29 +7,37 @@ different CFLEVELs so that each reason-code reading is pinned by one put.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import attrs
 
 from cfconform.reference_model import admin, mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
+from cfconform.reference_model.outcomes import Outcome
+from cfconform.reference_model.state import Structure
 from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
 from .kit import family, lenient, reason_for, rebind, rebound, refuse
-from .mq_common import (
-    alter,
-    as_nonpersistent,
-    deciding,
-    mq_config,
-    one,
-    put,
-    qd,
-    refusing,
-    reject_alter,
-    rules,
-    sd,
-    structure_of,
-)
+from .mq_common import alter, deciding, mq_config, one, put, qd, reject_alter, rules, sd, structure_of
+
+
+def refusing(variant: Callable[..., list[Outcome]]) -> Callable[[Model], None]:
+    """Install another ``_refusals(model, op, q, s)`` into MQPUT."""
+    return rebound(Put, _refusals=variant)
+
+
+def as_nonpersistent(when: Callable[[Structure], bool]) -> Callable[[Model], None]:
+    """MQPUT's refusals without the persistence checks on structures where ``when`` holds."""
+
+    def refusal(model: Model, op: Put, q: Any, s: Structure | None) -> list[Outcome]:
+        if op.persistent and s is not None and not s.failed and when(s):
+            op = attrs.evolve(op, persistent=False)
+        return mq._refusals(model, op, q, s)
+
+    return refusing(refusal)
 
 
 def _cflevel_is(*levels: int) -> Any:
@@ -57,7 +65,7 @@ MUTANTS = family(
     ("001-b", "CFLEVEL(5) is rejected (upper bound taken as exclusive).", one(cflevel=4), [alter(cflevel=5)],
      reject_alter(lambda c: c.get("cflevel") == 5, "CFLEVEL-001")),
     ("002-a", "Persistent messages are accepted at CFLEVEL(2).", one(cflevel=2), [put(persistent=True)],
-     refusing(as_nonpersistent(lambda s: s.defn.cflevel <= 2))),
+     as_nonpersistent(lambda s: s.defn.cflevel <= 2)),
     ("002-b", "A persistent put at CFLEVEL(2) fails with 2030 (neither 2048 nor 2366).", one(cflevel=2),
      [put(persistent=True)], reason_for(Put, "CFLEVEL-002", rc.MQRC_MSG_TOO_BIG_FOR_Q)),
     ("002-c", "Mixed reading: 2048 at CFLEVEL(1) but 2366 at CFLEVEL(2).",
@@ -74,7 +82,7 @@ MUTANTS = family(
      mq_config(sd("APP1", cflevel=2), sd("APP2", cflevel=3)), [put(65000), put(65000, "Q2")],
      reason_for(Put, "CFLEVEL-003", rc.MQRC_MSG_TOO_BIG_FOR_Q, _cflevel_is(1, 2)), ("large_low_cflevel_rc",)),
     ("004-a", "A persistent put to a RECOVER(NO) structure is accepted.", one(cflevel=3), [put(persistent=True)],
-     refusing(as_nonpersistent(lambda s: s.defn.cflevel >= 3 and not s.defn.recover))),
+     as_nonpersistent(lambda s: s.defn.cflevel >= 3 and not s.defn.recover)),
     ("004-b", "CFLEVEL(3) is treated like CFLEVEL(2): persistent puts fail even with RECOVER(YES).",
      one(cflevel=3, recover=True), [put(persistent=True)],
      refuse(Put, lambda m, op: op.persistent and structure_of(m, op.queue) is not None and _cflevel_is(3)(m, op),

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
-from cfconform.reference_model import mq, offload
+from cfconform.reference_model import offload
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import AlterStructure, Get, Put
@@ -87,22 +85,6 @@ def deciding(**names: Any) -> Install:
 def reject_alter(test: Any, rule: str) -> Install:
     """ALTER CFSTRUCT refused as INVALID under ``rule`` where ``test(changes)`` holds."""
     return refuse(AlterStructure, lambda m, op: test(dict(op.changes)), "alter_structure", CMD_INVALID, rule)
-
-
-def refusing(variant: Callable[..., list[Outcome]]) -> Install:
-    """Install another ``_refusals(model, op, q, s)`` into MQPUT."""
-    return rebound(Put, _refusals=variant)
-
-
-def as_nonpersistent(when: Callable[[Structure], bool]) -> Callable[..., list[Outcome]]:
-    """A ``_refusals`` that skips the persistence checks on structures where ``when`` holds."""
-
-    def refusal(model: Model, op: Put, q: Any, s: Structure | None) -> list[Outcome]:
-        if op.persistent and s is not None and not s.failed and when(s):
-            op = attrs.evolve(op, persistent=False)
-        return mq._refusals(model, op, q, s)
-
-    return refusal
 
 
 def with_defn(target: Any, changes: dict[str, Any], fn: Callable[[], Outcome]) -> Outcome:
