@@ -9,17 +9,10 @@ every rule with an observable effect has at least one.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib import import_module
 
-from . import (
-    capacity_family,
-    cflevel_family,
-    cqs_family,
-    offload_family,
-    qdepth_family,
-    queue_family,
-    recovery_family,
-    topology_family,
-)
+from cfconform.reference_model.rules import RULES
+
 from .kit import Mutant
 
 _ADVICE = "advice or a worked example for choosing OFFLD3TH: no behaviour an implementation could get wrong"
@@ -119,28 +112,15 @@ RETIRED: Mapping[str, str] = {
 #: not a retirement): they stay in the catalogue, and their checker test is an expected failure.
 CHECKER_GAPS: Mapping[str, str] = {}
 
-_FAMILIES = (
-    cqs_family,
-    offload_family,
-    cflevel_family,
-    capacity_family,
-    topology_family,
-    qdepth_family,
-    recovery_family,
-    queue_family,
-)
-
-
-def _rule_order(rule: str) -> tuple[int, int]:
-    from cfconform.reference_model.rules import RULES
-
-    order = {r.id: i for i, r in enumerate(RULES)}
-    return order.get(rule, len(order)), int(rule.rsplit("-", 1)[1])
+_FAMILIES = ("cqs", "offload", "cflevel", "capacity", "topology", "qdepth", "recovery", "queue")
+_ORDER = {r.id: i for i, r in enumerate(RULES)}
 
 
 def _gather(retired: bool = False) -> tuple[Mutant, ...]:
-    found = [m for family in _FAMILIES for m in family.MUTANTS if (m.id in RETIRED) == retired]
-    return tuple(sorted(found, key=lambda m: (_rule_order(m.rule), m.id)))
+    """The mutants of every family module (``<name>_family.py``) in rule order, retired or not."""
+    found = [m for f in _FAMILIES for m in import_module(f"{__package__}.{f}_family").MUTANTS]
+    found = [m for m in found if (m.id in RETIRED) == retired]
+    return tuple(sorted(found, key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id)))
 
 
 MUTANTS: tuple[Mutant, ...] = _gather()

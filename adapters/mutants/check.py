@@ -1,12 +1,10 @@
 """Does a mutant's reproducer expose it?  Reading-aware comparison with the reference model.
 
-An implementation conforms if *one* admissible reading (``cfconform.reference_model.readings``)
-explains all its outcomes.  :func:`explaining_readings` searches for such a
-reading without enumerating every combination: it runs the model with a
-:class:`_Tracker` that records which ambiguities were consulted, and enumerates
-only those (growing the set whenever a run consults a new one).  The model is
-deterministic, so a reading's outcomes depend only on the ambiguities it
-consulted; the search is therefore exact.
+An implementation conforms if *one* admissible reading (``cfconform.reference_model.readings``) explains all
+its outcomes.  :func:`explaining_readings` finds one without enumerating every combination: a :class:`_Tracker`
+notes the ambiguities a run consults, and only those are enumerated (growing the set whenever a run consults a
+new one).  The model is deterministic, so a reading's outcomes depend only on the ambiguities it consulted: the
+search is exact.
 """
 
 from __future__ import annotations
@@ -39,8 +37,7 @@ class _Tracker:
     """Stands in for :class:`Readings` and notes every ambiguity the model consults."""
 
     def __init__(self, readings: Readings, seen: set[str]) -> None:
-        self._readings = readings
-        self._seen = seen
+        self._readings, self._seen = readings, seen
 
     def __getattr__(self, name: str) -> Any:
         if name in AMBIGUITIES:
@@ -84,17 +81,14 @@ def explaining_readings(
     relevant: set[str] = set()
     while True:
         keys = sorted(relevant)
-        grown = False
         for combo in itertools.product(*(AMBIGUITIES[k].readings for k in keys)):
             readings = Readings(**dict(zip(keys, combo, strict=True)))
             seen: set[str] = set()
             records = reference_records(config, scenario, readings, seen)
-            new = (seen & allowed) - relevant
-            if new:
-                relevant |= new
-                grown = True
-                break
+            if (seen & allowed) - relevant:
+                relevant |= seen & allowed
+                break  # (a new ambiguity consulted: enumerate again, with it)
             if records == observed:
                 return readings
-        if not grown:
+        else:
             return None
