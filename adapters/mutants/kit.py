@@ -179,13 +179,14 @@ def around(op_type: type, before: Callable[[Model, Any], Any], after: Callable[.
 
 
 def during(op_type: type, target: Callable[[Model, Any], Any], **values: Any) -> Install:
-    """``op_type`` handled by the model while ``target(model, op)`` (unless None) has the attributes ``values``."""
+    """``op_type`` handled by the model while ``target(model, op)`` (unless None) has the attributes ``values``
+    (a value may be ``fn(model, op)`` giving one)."""
 
     def before(model: Model, op: Any) -> tuple[Any, dict[str, Any]]:
         obj = target(model, op)
         saved = {} if obj is None else {k: getattr(obj, k) for k in values}
-        for key in saved:
-            setattr(obj, key, values[key])
+        for k in saved:
+            setattr(obj, k, values[k](model, op) if callable(values[k]) else values[k])
         return obj, saved
 
     return around(op_type, before, lambda model, op, kept: [setattr(kept[0], k, v) for k, v in kept[1].items()])
@@ -194,13 +195,8 @@ def during(op_type: type, target: Callable[[Model, Any], Any], **values: Any) ->
 def reading(op_type: type, **choose: Any) -> Install:
     """``op_type`` handled under other readings (a mixed-reading fault): each ``choose[name]`` a reading, or
     ``fn(model, op)`` giving one."""
-
-    def before(model: Model, op: Any) -> Readings:
-        saved = model.readings
-        model.readings = attrs.evolve(saved, **{k: f(model, op) if callable(f) else f for k, f in choose.items()})
-        return saved
-
-    return around(op_type, before, lambda model, op, saved: setattr(model, "readings", saved))
+    pick = lambda m, op: attrs.evolve(m.readings, **{k: f(m, op) if callable(f) else f for k, f in choose.items()})  # noqa: E731
+    return during(op_type, lambda model, op: model, readings=pick)
 
 
 def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: int, rule: str) -> Install:
