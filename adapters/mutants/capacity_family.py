@@ -21,7 +21,6 @@ from cfconform.reference_model.operations import (
     Commit,
     DefineStructure,
     Get,
-    Inspect,
     Put,
     SetxcfAlter,
 )
@@ -30,7 +29,7 @@ from cfconform.reference_model.state import Structure
 
 from .cqs_family import cfg as cqs_cfg
 from .kit import evolve, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse
-from .mq_common import get, mq_config, one, put, reject_alter, rules, sd
+from .mq_common import INSPECT, get, mq_config, one, put, reject_alter, rules, sd
 
 
 def _warning(full: Callable[..., bool]) -> Callable[[Model], None]:
@@ -135,13 +134,13 @@ MUTANTS = family(
     ("003-b", "IXC586I is issued when usage falls back to the threshold, not below it.", mq_config(FULL50),
      [put(), put(), get()], _warning(lambda *a: (_EXCEEDS if a[-1] else group._full)(*a))),
     ("003-c", "No IXC586I when a backout releases the storage.", mq_config(FULL50),
-     [put(syncpoint=True), Backout("QM01"), Inspect(), AdvanceClock(FULL_MONITOR_BOUND)],
+     [put(syncpoint=True), Backout("QM01"), INSPECT, AdvanceClock(FULL_MONITOR_BOUND)],
      _drop_signal(Backout, "IXC586I")),
     ("004-a", "SETXCF ALTER can only contract a structure.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6150)],
      refuse(SetxcfAlter, lambda m, op: op.size_kb > m.structures[op.cfstruct].size_kb, "setxcf_alter",
             rc.CMD_OUT_OF_RANGE, "CAPACITY-005")),
     ("004-b", "SETXCF ALTER of a structure in use is accepted but the structure keeps its size.",
-     mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), Inspect()],
+     mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), INSPECT],
      rebound(SetxcfAlter, _resize=lambda m, s, *a: None if s.pools.entries_used else admin._resize(m, s, *a))),
     ("004-c", "SETXCF ALTER to exactly INITSIZE is rejected.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6147)],
      refuse(SetxcfAlter, lambda m, op: op.size_kb == (d := m.structures[op.cfstruct].defn).effective_initsize_kb
@@ -171,7 +170,7 @@ MUTANTS = family(
     ("010-a", "A get outside syncpoint does not free the message's storage.", one(), [put(), get()],
      rebound(Get, _remove=_keeping(lambda s, msg: None))),
     ("010-b", "A get under syncpoint does not free the storage when committed.", one(),
-     [put(), get(syncpoint=True), Commit("QM01"), Inspect()],
+     [put(), get(syncpoint=True), Commit("QM01"), INSPECT],
      rebound(Commit, _settle=rebind(mq._settle, _remove=_keeping(lambda s, msg: None)))),
     # all data on the primary (no overflow structure to take any)
     ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", cqs_cfg(ovflwstr=None),

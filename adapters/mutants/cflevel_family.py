@@ -15,13 +15,13 @@ import attrs
 from cfconform.reference_model import admin, mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import AlterQueue, AlterStructure, Inspect, Put
+from cfconform.reference_model.operations import AlterQueue, AlterStructure, Put
 from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Structure
 from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
 
 from .kit import family, lenient, reason_for, rebind, rebound, refuse
-from .mq_common import alter, deciding, mq_config, one, put, qd, reject_alter, rules, sd, structure_of
+from .mq_common import INSPECT, alter, deciding, mq_config, one, put, qd, reject_alter, rules, sd, structure_of
 
 
 def refusing(variant: Callable[..., list[Outcome]]) -> Callable[[Model], None]:
@@ -77,7 +77,7 @@ MUTANTS = family(
      refusing(rebind(mq._refusals, _over_63k=rebind(mq._over_63k, SIZE_63K=SIZE_63K - 1)))),
     # plenty of room (Table 2): 2192 cannot be a full structure
     ("003-c", "A put over 63 KB at CFLEVEL(3) fails with 2192 (neither 2366 nor 2030).",
-     one(cflevel=3, size=8192), [Inspect(), put(65000)], reason_for(Put, "CFLEVEL-003", rc.MQRC_STORAGE_MEDIUM_FULL)),
+     one(cflevel=3, size=8192), [INSPECT, put(65000)], reason_for(Put, "CFLEVEL-003", rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("003-d", "Mixed reading: 2030 at CFLEVEL(2) but 2366 at CFLEVEL(3).",
      mq_config(sd("APP1", cflevel=2), sd("APP2", cflevel=3)), [put(65000), put(65000, "Q2")],
      reason_for(Put, "CFLEVEL-003", rc.MQRC_MSG_TOO_BIG_FOR_Q, _cflevel_is(1, 2)), ("large_low_cflevel_rc",)),

@@ -19,20 +19,12 @@ from typing import Any
 from cfconform.reference_model import cqs
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import (
-    AdvanceClock,
-    AlterOutcome,
-    DefineStructure,
-    Get,
-    Inspect,
-    Put,
-    SetOverflowExit,
-)
+from cfconform.reference_model.operations import AdvanceClock, AlterOutcome, DefineStructure, Get, Put, SetOverflowExit
 from cfconform.reference_model.outcomes import CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL, Outcome
 from cfconform.reference_model.state import Structure
 
 from .kit import Patched, chain, evolve, family, lenient, post, pre, reading, reason_for, rebind, rebound, state, wrap
-from .mq_common import get, put, redefined, structure_of
+from .mq_common import INSPECT, get, put, redefined, structure_of
 
 PRIM, STAGING = "PRIM", "<staging>"
 
@@ -223,18 +215,18 @@ FILL = [put(600), FAIL]  # fills the primary, and the alter fails: overflow mode
 # fmt: off
 MUTANTS = family(
     "CQS",
-    ("001-a", "OVFLWMAX defaults to 80% instead of 70%.", cfg(), [put(600), Inspect()],
+    ("001-a", "OVFLWMAX defaults to 80% instead of 70%.", cfg(), [put(600), INSPECT],
      redefined(ovflwmax=lambda v: 80 if v is None else v)),
     ("001-b", "OVFLWMAX defaults to 60% instead of 70%.", cfg(size=6151), [put(1408)],
      redefined(ovflwmax=lambda v: 60 if v is None else v)),
-    ("002-a", "The configured OVFLWMAX is ignored; 70% is always used.", cfg(ovflwmax=50), [put(300), Inspect()],
+    ("002-a", "The configured OVFLWMAX is ignored; 70% is always used.", cfg(ovflwmax=50), [put(300), INSPECT],
      redefined(ovflwmax=lambda v: None)),
     ("002-b", "OVFLWMAX(0) is taken to mean 'no overflow threshold'.", cfg(ovflwmax=0), [put()],
      redefined(ovflwmax=lambda v: 101 if v == 0 else v)),
     ("002-c", "OVFLWMAX above 100 is accepted.", cfg(), [DefineStructure({"name": "PRIM2", "ovflwmax": 101})],
      lenient(DefineStructure, "CQS-002")),
     ("003-a", "The alter starts only when usage exceeds OVFLWMAX, not when it reaches it.", cfg(ovflwmax=75),
-     [put(600), Inspect()], _reached(cqs._usage, strict=True)),
+     [put(600), INSPECT], _reached(cqs._usage, strict=True)),
     ("003-b", "An alter outcome arriving with no alter pending is acted on.", cfg(initsize=6147, size=6151), [GROW],
      pre(AlterOutcome, lambda m, op: setattr(m.structures[op.cfstruct], "alter_pending", True))),
     ("003-c", "Every put at or above OVFLWMAX starts another alter while one is pending.", cfg(ovflwmax=25),
@@ -242,12 +234,12 @@ MUTANTS = family(
     ("003-d", "Reaching OVFLWMAX enters overflow mode at once, without trying an alter.", cfg(), [put(600)],
      post(Put, _altering)),
     ("004-a", "A successful alter does not grow the primary structure.", cfg(initsize=6147, size=6151),
-     [put(600), GROW, Inspect()], rebound(AlterOutcome, _altered=_unchanged("CQS-004"))),
+     [put(600), GROW, INSPECT], rebound(AlterOutcome, _altered=_unchanged("CQS-004"))),
     ("004-b", "A successful alter still puts the structure into overflow mode.", cfg(initsize=6147, size=6151),
      [put(600), GROW],
      post(AlterOutcome, lambda m, op, o: _then_failed(m, o, op.cfstruct) if op.success and o.ok else o)),
     ("004-c", "A successful alter grows the primary to SIZE, whatever size z/OS reached.",
-     cfg(initsize=6147, size=6151), [put(600), AlterOutcome(PRIM, True, 6148), Inspect()],
+     cfg(initsize=6147, size=6151), [put(600), AlterOutcome(PRIM, True, 6148), INSPECT],
      rebound(AlterOutcome, _altered=lambda m, s, size_kb: cqs._altered(m, s, None))),
     ("005-a", "A failed alter enters overflow mode only if usage is still at OVFLWMAX.", cfg(),
      [put(600), get(), FAIL], rebound(AlterOutcome, _overflow=_overflow_at_max)),
@@ -255,15 +247,15 @@ MUTANTS = family(
      rebound(AlterOutcome, _overflow=_unchanged("CQS-005", signals=False))),
     # (three 2 KB objects against one: more space under any accounting, even before the last put)
     ("006-a", "Candidates are taken smallest first.", cfg(size=6160, ratio=8, ovflwstr=None, queues=("Q1", "Q2")),
-     [Inspect(), put(2048), put(2048, "Q2"), put(2048, "Q2"), put(2048, "Q2"), FAIL],
+     [INSPECT, put(2048), put(2048, "Q2"), put(2048, "Q2"), put(2048, "Q2"), FAIL],
      selecting(_candidates=lambda m, s: sorted(cqs._candidates(m, s), key=lambda c: (c[2], c[1], c[0])))),
     ("007-a", "Selection never stops: every approved queue is selected.", cfg(ovflwmax=50, queues=("Q1", "Q2")),
-     [Inspect(), put(), put(300, "Q2"), FAIL], selecting(usage_pct=lambda *_: math.inf)),
+     [INSPECT, put(), put(300, "Q2"), FAIL], selecting(usage_pct=lambda *_: math.inf)),
     # 21 entries, ten queues of two data objects and one of one: full at the last put; one queue
     # takes usage below OVFLWMAX (90%), three take it 20% below (71%), under every target reading
     ("007-b", "Selection stops once projected usage is below OVFLWMAX, not 20% below it.",
      cfg(size=6158, ovflwmax=100, ovflwstr=None, queues=ELEVEN),
-     [Inspect(), *(put(queue=q) for q in ELEVEN[:10] for _ in range(2)), put(queue="Q11"), FAIL],
+     [INSPECT, *(put(queue=q) for q in ELEVEN[:10] for _ in range(2)), put(queue="Q11"), FAIL],
      selecting(target=lambda model, s: s.defn.effective_ovflwmax - 1e-9)),
     ("008-a", "Queues are selected at the next request after the failed alter, not within it.", cfg(), FILL,
      chain(rebound(AlterOutcome, _overflow=rebind(cqs._overflow, _selected=_later)),
@@ -285,7 +277,7 @@ MUTANTS = family(
     # the 600-byte message's cost is seen (inspect before it), so the structure certainly has
     # room for the empty one (were it in doubt, STRUCTURE_FULL is admissible too: reason precedence)
     ("012-b", "Without OVFLWSTR, puts to a selected queue are rejected as STRUCTURE_FULL.",
-     cfg(ovflwstr=None, size=6158, ovflwmax=10), [Inspect(), *FILL, put()],
+     cfg(ovflwstr=None, size=6158, ovflwmax=10), [INSPECT, *FILL, put()],
      reason_for(Put, CQS_REJECTED_OVERFLOW, CQS_STRUCTURE_FULL)),
     ("012-c", "Without OVFLWSTR, puts to every queue of the structure are rejected.",
      cfg(ovflwstr=None, queues=("Q1", "Q2")), [*FILL, put(queue="Q2")],
@@ -313,18 +305,18 @@ MUTANTS = family(
     ("016-b", "The mq profile accepts a CFSTRUCT with CQS overflow fields.", Config(),
      [DefineStructure(StructureDef("APP2", ovflwstr="OVFL"))], lenient(DefineStructure, "CQS-016")),
     ("017-a", "Messages longer than LGMSGSZ are stored whole, not in parts.", cfg(lgmsgsz=128),
-     [put(300), Inspect()], lambda m: setattr(m, "lgmsgsz", 10**9)),
+     [put(300), INSPECT], lambda m: setattr(m, "lgmsgsz", 10**9)),
     ("017-b", "The first part of a long message is also counted on the staging queue.", cfg(lgmsgsz=128),
-     [put(300), Inspect()], rebound((Put, Get), _charge=_first_part_staged)),
+     [put(300), INSPECT], rebound((Put, Get), _charge=_first_part_staged)),
     ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
      [put(1152), FAIL],
      chain(overflowing(select=rebind(cqs.select, _candidates=_with_staging), _move=_real_queues),
            post(AlterOutcome, without_pseudo_queue))),
     ("019-a", "Staging parts of a selected queue's messages move to the overflow structure too.",
-     cfg(size=6151, lgmsgsz=128), [put(1152), FAIL, Inspect()], overflowing(_move=move_whole_messages)),
+     cfg(size=6151, lgmsgsz=128), [put(1152), FAIL, INSPECT], overflowing(_move=move_whole_messages)),
     ("020-a", "OVFLWMAX is compared with list-entry usage instead of data elements.", cfg(),
-     [put(600), Inspect()], _reached(_entries_pct)),
-    ("020-b", "OVFLWMAX is compared with combined entry and element storage.", cfg(), [put(600), Inspect()],
+     [put(600), INSPECT], _reached(_entries_pct)),
+    ("020-b", "OVFLWMAX is compared with combined entry and element storage.", cfg(), [put(600), INSPECT],
      _reached(lambda model, s: model.usage(s, "combined"))),
     ("020-c", "Mixed reading: data elements for the OVFLWMAX check, max(entries, elements) for leaving overflow mode.",
      cfg(size=6149, ratio=6, ovflwmax=50, ovflwstr=None),
@@ -332,7 +324,7 @@ MUTANTS = family(
      reading(Get, cqs_usage_metric="max"), ("cqs_usage_metric",)),
     ("021-a", "LGMSGSZ is used as given, not rounded up to a multiple of 4.", cfg(lgmsgsz=126), [put(128)],
      with_lgmsgsz(lambda v: min(v, 30632))),
-    ("021-b", "LGMSGSZ is not capped at 30632 bytes.", cfg(size=6400, lgmsgsz=32000), [put(31000), Inspect()],
+    ("021-b", "LGMSGSZ is not capped at 30632 bytes.", cfg(size=6400, lgmsgsz=32000), [put(31000), INSPECT],
      with_lgmsgsz(lambda v: (v + 3) // 4 * 4)),
     ("021-c", "LGMSGSZ is rounded down to a multiple of 4.", cfg(lgmsgsz=126), [put(128)],
      with_lgmsgsz(lambda v: min(v // 4 * 4, 30632))),

@@ -8,7 +8,7 @@ from typing import Any
 from cfconform.reference_model import offload
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import AlterStructure, Get, Put
+from cfconform.reference_model.operations import AlterStructure, Get, Inspect, Put
 from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
 from cfconform.reference_model.state import Structure
 from cfconform.reference_model.units import KB
@@ -50,6 +50,10 @@ def put(length: int = 0, queue: str = "Q1", qmgr: str = "QM01", **kw: Any) -> Pu
 
 def get(queue: str = "Q1", qmgr: str = "QM01", **kw: Any) -> Get:
     return Get(qmgr, queue, **kw)
+
+
+#: The observable state, as a step of a reproducer.
+INSPECT = Inspect()
 
 
 def alter(**changes: Any) -> AlterStructure:

@@ -16,22 +16,12 @@ import attrs
 from cfconform.reference_model import events, mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import (
-    AlterQueue,
-    Backout,
-    Commit,
-    Get,
-    Inspect,
-    Put,
-    ResetQstats,
-    StartQmgr,
-    StopQmgr,
-)
+from cfconform.reference_model.operations import AlterQueue, Backout, Commit, Get, Put, ResetQstats, StartQmgr, StopQmgr
 from cfconform.reference_model.outcomes import EventMessage, Outcome
 from cfconform.reference_model.state import Queue
 
 from .kit import Patched, around, chain, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse, state
-from .mq_common import get, mq_config, put, qd, sd, with_defn
+from .mq_common import INSPECT, get, mq_config, put, qd, sd, with_defn
 
 
 def firing(fire: Callable[..., tuple[EventMessage, ...]]) -> Callable[[Model], None]:
@@ -197,26 +187,26 @@ MUTANTS = family(
      [put(), put()], _toggles({"QDPHI": {"hi": False, "lo": True}})),
     ("005-a", "A low event does not enable QDPHIEV.", cfg(q1(qdploev=True)), [put(), get(), put()],
      _toggles({"QDPLO": {"lo": False, "max": True}})),
-    ("005-b", "A low event leaves QDPLOEV ENABLED.", cfg(q1(qdploev=True)), [put(), get(), Inspect()],
+    ("005-b", "A low event leaves QDPLOEV ENABLED.", cfg(q1(qdploev=True)), [put(), get(), INSPECT],
      _toggles({"QDPLO": {"hi": True, "max": True}})),
-    ("005-c", "A low event does not enable QDPMAXEV.", cfg(q1(qdploev=True)), [put(), get(), Inspect()],
+    ("005-c", "A low event does not enable QDPMAXEV.", cfg(q1(qdploev=True)), [put(), get(), INSPECT],
      _toggles({"QDPLO": {"hi": True, "lo": False}})),
     ("006-a", "A Queue Full event leaves QDPMAXEV ENABLED (repeated Queue Full events).", cfg(q1(**_FULL)),
      [put(), put()], _toggles({"QFULL": {"lo": True}})),
-    ("006-b", "A Queue Full event does not enable QDPLOEV.", cfg(q1(**_FULL)), [put(), Inspect()],
+    ("006-b", "A Queue Full event does not enable QDPLOEV.", cfg(q1(**_FULL)), [put(), INSPECT],
      _toggles({"QFULL": {"max": False}})),
-    ("006-c", "A Queue Full event enables QDPHIEV.", cfg(q1(**_FULL)), [put(), Inspect()],
+    ("006-c", "A Queue Full event enables QDPHIEV.", cfg(q1(**_FULL)), [put(), INSPECT],
      _toggles({"QFULL": {"hi": True, "lo": True, "max": False}})),
     ("006-d", "Mixed reading: Queue Full disables QDPHIEV on shared queues only.",
      cfg(q1(**_FULL, qdphiev=True), qd("Q2", None, qmgr="QM01", maxdepth=0, qdphiev=True, qdpmaxev=True)),
-     [put(), put(queue="Q2"), Inspect()],
+     [put(), put(queue="Q2"), INSPECT],
      reading(Put, qfull_hi_flag=lambda m, op: "disabled" if m.queues[op.queue].defn.cfstruct else "unchanged"),
      ("qfull_hi_flag",)),
     ("007-a", "Shared-queue switches are not toggled when the detecting queue manager has PERFMEV(DISABLED).",
-     cfg(perfmev_disabled=("QM01",)), [put(), Inspect()],
+     cfg(perfmev_disabled=("QM01",)), [put(), INSPECT],
      firing(lambda m, q, kind, det: events.fire(m, q, kind, det) if m.qmgrs[det].perfmev else ())),
     ("008-a", "A nonshared queue's switches toggle while PERFMEV is DISABLED.",
-     cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put(), Inspect()],
+     cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put(), INSPECT],
      firing(lambda m, q, kind, det: (events._toggle(m, q, kind), events.fire(m, q, kind, det))[1])),
     ("008-b", "A nonshared queue issues event messages while PERFMEV is DISABLED.",
      cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put()],
@@ -271,7 +261,7 @@ MUTANTS = family(
     # plenty of room (Table 2): not a full structure
     ("015-c", "A put to a full queue fails with 2192 instead of 2053.",
      mq_config(sd(size=8192), queues=[q1(maxdepth=0)]),
-     [Inspect(), put()], reason_for(Put, rc.MQRC_Q_FULL, rc.MQRC_STORAGE_MEDIUM_FULL)),
+     [INSPECT, put()], reason_for(Put, rc.MQRC_Q_FULL, rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("016-a", "A stopped queue manager still issues event messages.", cfg(qmgrs=TWO), [StopQmgr("QM02"), put()],
      issuing(lambda model, m: m.perfmev)),
     ("016-b", "A restarted queue manager is still taken as inactive: it issues no event messages.", cfg(qmgrs=TWO),

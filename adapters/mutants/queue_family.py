@@ -15,7 +15,7 @@ from cfconform.reference_model.outcomes import MQRC_NO_MSG_AVAILABLE, Outcome
 
 from .cqs_family import cfg as cqs_cfg
 from .kit import around, during, evolve, family, post, pre, rebind, rebound
-from .mq_common import get, mq_config, one, put, qd, sd, structure_of, with_defn
+from .mq_common import INSPECT, get, mq_config, one, put, qd, sd, structure_of, with_defn
 
 
 def _reverse(model: Model, op: Get, *_: Any) -> None:
@@ -107,9 +107,9 @@ MUTANTS = family(
      rebound(Backout, _settle=rebind(mq._settle, _kept=lambda action, commit: action == "put" and commit))),
     ("003-d", "A get under syncpoint frees the message's storage before commit.", one(),
      [put(), get(syncpoint=True)], post(Get, _usage_without_locked)),
-    ("004-a", "Depth leaves out uncommitted puts.", one(), [put(syncpoint=True), Inspect()],
+    ("004-a", "Depth leaves out uncommitted puts.", one(), [put(syncpoint=True), INSPECT],
      _depth_view(lambda q: -sum(1 for m in q.msgs if m.uncommitted))),
-    ("004-b", "Depth includes messages got under syncpoint.", one(), [put(), get(syncpoint=True), Inspect()],
+    ("004-b", "Depth includes messages got under syncpoint.", one(), [put(), get(syncpoint=True), INSPECT],
      _depth_view(lambda q: sum(1 for m in q.msgs if m.locked))),
     ("004-c", "MAXDEPTH is checked against committed messages only.", one(queues=[qd(maxdepth=1)]),
      [put(syncpoint=True), put()], pre(Put, _maxdepth_committed_only)),

@@ -13,12 +13,12 @@ import attrs
 from cfconform.reference_model import mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import Backup, FailStructure, Get, Inspect, Put, Recover, StopQmgr
+from cfconform.reference_model.operations import Backup, FailStructure, Get, Put, Recover, StopQmgr
 from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Message, Queue, Structure
 
 from .kit import around, chain, during, family, post, pre, reason_for, rebind, rebound, refuse, state, wrap
-from .mq_common import get, mq_config, one, put, sd, structure_of
+from .mq_common import INSPECT, get, mq_config, one, put, sd, structure_of
 
 BACKUP, FAIL = Backup("QM01", "APP1"), FailStructure("APP1")
 RECOVER, PURGE = Recover("APP1"), Recover("APP1", purge=True)
@@ -106,14 +106,14 @@ MUTANTS = family(
      [pput(1), pput(2), BACKUP, FAIL, RECOVER, get()],
      _after(Recover, lambda m, op: op.purge or [q.msgs.reverse() for q in _queues(m, op.cfstruct)])),
     ("003-b", "RECOVER also restores persistent messages that were not committed.", one(**RECOVERABLE),
-     [pput(syncpoint=True), BACKUP, FAIL, RECOVER, Inspect()], _keeping(lambda m: m.persistent)),
+     [pput(syncpoint=True), BACKUP, FAIL, RECOVER, INSPECT], _keeping(lambda m: m.persistent)),
     ("003-c", "RECOVER restores the backup only: persistent messages put after it are lost.", one(**RECOVERABLE),
-     [BACKUP, pput(), FAIL, RECOVER, Inspect()],
+     [BACKUP, pput(), FAIL, RECOVER, INSPECT],
      chain(_after(Backup, _image), rebound(Recover, _restored=_image_only))),
     ("003-d", "RECOVER CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [FAIL, RECOVER],
      pre(Recover, _recover_unrecoverable)),
     ("004-a", "Nonpersistent messages survive a structure failure and are recovered.", one(**RECOVERABLE),
-     [put(), BACKUP, FAIL, RECOVER, Inspect()], _keeping(lambda m: not m.uncommitted)),
+     [put(), BACKUP, FAIL, RECOVER, INSPECT], _keeping(lambda m: not m.uncommitted)),
     ("005-a", "RECOVER TYPE(PURGE) is carried out as TYPE(NORMAL).", one(**RECOVERABLE), [FAIL, PURGE],
      wrap(Recover, lambda f: lambda m, op: f(m, attrs.evolve(op, purge=False)))),
     ("005-b", "After RECOVER TYPE(PURGE) the structure is still failed.", one(**RECOVERABLE), [FAIL, PURGE, put()],
