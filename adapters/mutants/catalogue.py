@@ -17,9 +17,8 @@ from .kit import Mutant
 
 _ADVICE = "advice or a worked example for choosing OFFLD3TH: no behaviour an implementation could get wrong"
 _SIZING = (
-    "a sizing-calculator rule (the model's own accounting against IBM's tables, `cfconform size`), "
-    "not a behaviour of an implementation; element accounting is implementation-defined and compared "
-    "with a tolerance"
+    "a sizing-calculator rule (the model's own accounting against IBM's tables, `cfconform size`), not a behaviour "
+    "of an implementation; element accounting is implementation-defined and compared with a tolerance"
 )
 _CONFIG = "configuration-time advice or naming: checked when the configuration is built, never by an operation"
 
@@ -30,33 +29,23 @@ SKIPPED: Mapping[str, str] = {
     "OFFLOAD-009": _ADVICE,
     "OFFLOAD-010": _ADVICE,
     "CAPACITY-007": "best-practice advice (INITSIZE and SIZE within a factor of 2): a warning, never an outcome",
-    "CAPACITY-011": (
-        "a freedom, not a constraint (z/OS may alter the entry:element ratio at any time): no outcome breaks it; "
-        "tests/gate/test_autoalter.py checks that the gate accepts an implementation that uses it"
-    ),
-    "TOPOLOGY-002": (
-        "checked when the configuration is built (at least one application structure); no operation "
-        "removes a structure, so no outcome can depend on it"
-    ),
-    "CFLEVEL-007": (
-        "RECOVER(YES) needs CFLEVEL(3): no document says DEFINE or ALTER refuses it below (ibm-facts 2.6), so "
-        "its only observable effect is CFLEVEL-002's refused persistent put"
-    ),
+    "CAPACITY-011": "a freedom, not a constraint (z/OS may alter the entry:element ratio at any time): no outcome "
+    "breaks it; tests/gate/test_autoalter.py checks that the gate accepts an implementation that uses it",
+    "TOPOLOGY-002": "checked when the configuration is built (at least one application structure); no operation "
+    "removes a structure, so no outcome can depend on it",
+    "CFLEVEL-007": "RECOVER(YES) needs CFLEVEL(3): no document says DEFINE or ALTER refuses it below (ibm-facts "
+    "2.6), so its only observable effect is CFLEVEL-002's refused persistent put",
     "TOPOLOGY-007": f"CSQ_ADMIN sizing, {_CONFIG}",
     "TOPOLOGY-008": f"CSQ_ADMIN minimum sizes (Table 1), {_CONFIG}",
     "TOPOLOGY-014": f"the CFCC level (9 or higher) picks `cfconform size --admin`'s Table 1 edition, {_CONFIG}",
     "TOPOLOGY-010": f"the QSG name and structure-name prefix, {_CONFIG}",
-    "TOPOLOGY-015": (
-        "judged at open on a configuration record (judge/opening.py); an in-process mutant is handed the "
-        "model's validated Config and cannot open one; the eighth and ninth readings' faults TOP_QSG_LEN and "
-        "TOP_QSG_EQ_QMGR are its killed faults (tests/gate/test_forbidden_configurations.py)"
-    ),
+    "TOPOLOGY-015": "judged at open on a configuration record (judge/opening.py); an in-process mutant is handed the "
+    "model's validated Config and cannot open one; the eighth and ninth readings' faults TOP_QSG_LEN and "
+    "TOP_QSG_EQ_QMGR are its killed faults (tests/gate/test_forbidden_configurations.py)",
     "TOPOLOGY-011": f"CSQSYSAPPL's default queues and suggested sizes, {_CONFIG}",
     "TOPOLOGY-012": f"CSQSYSAPPL sizing (Table 3), {_CONFIG}",
     **{f"SIZING-00{n}": _SIZING for n in range(1, 6)},
 }
-
-_NO_SENTENCE = "no IBM sentence decides it (no sentence, no verdict)"
 
 #: Mutants retired because the fault they make breaks nothing a document decides: the gate does not
 #: judge it, so no correct checker can kill it.  IDs stay reserved (never reused or renumbered).
