@@ -52,11 +52,6 @@ def overflowing(**names: Any) -> Callable[[Model], None]:
     return rebound(AlterOutcome, _overflow=rebind(cqs._overflow, _selected=rebind(cqs._selected, **names)))
 
 
-def _up_to_veto(model: Model, s: Structure) -> list[tuple[str, int, int]]:
-    """The candidates before the first one the exit vetoes (a veto ends the selection)."""
-    return list(takewhile(lambda c: c[0] not in cqs._vetoes(model), cqs._candidates(model, s)))
-
-
 def _with_staging(model: Model, s: Structure) -> list[tuple[str, int, int]]:
     """The candidates and the staging queue (its parts), largest first."""
     parts = [p for q in model.queues.values() if q.defn.cfstruct == s.defn.name for m in q.msgs for p in m.staged]
@@ -198,10 +193,6 @@ def _exit_kept(when_removed_only: bool) -> Callable[[Model], None]:
     return pre(SetOverflowExit, lambda m, op: None if op.vetoes is not None and when_removed_only else kept)
 
 
-def _all_vetoed(model: Model) -> frozenset[str]:
-    return frozenset(model.queues) if model.overflow_exit is None else frozenset(model.overflow_exit)
-
-
 def _real_queues(model: Model, s: Structure, names: list[str]) -> None:
     cqs._move(model, s, [n for n in names if n in model.queues])
 
@@ -209,7 +200,6 @@ def _real_queues(model: Model, s: Structure, names: list[str]) -> None:
 FAIL, GROW = AlterOutcome(PRIM, False), AlterOutcome(PRIM, True)
 ELEVEN = tuple(f"Q{n}" for n in range(1, 12))
 # Usage figures below are elements in use out of 4 (size 6147), 10 (6151) or 21 (6158).
-BIG = 3840  # with LGMSGSZ(384): a first part of 2 elements and 9 staging parts of 2 elements
 FILL = [put(600), FAIL]  # fills the primary, and the alter fails: overflow mode
 
 # fmt: off
@@ -264,10 +254,11 @@ MUTANTS = family(
      selecting(_vetoes=lambda model: frozenset())),
     ("009-b", "A vetoed candidate ends the selection instead of being skipped.",
      cfg(ovflwmax=50, queues=("Q1", "Q2"), exit=("Q2",)), [put(), put(300, "Q2"), FAIL],
-     selecting(_candidates=_up_to_veto)),
+     selecting(_candidates=lambda m, s: list(takewhile(lambda c: c[0] not in cqs._vetoes(m), cqs._candidates(m, s))))),
     ("009-c", "An exit installed while CQS runs is never called.", cfg(), [SetOverflowExit(("Q1",)), *FILL],
      _exit_kept(False)),
-    ("010-a", "With no exit defined every candidate is rejected.", cfg(), FILL, selecting(_vetoes=_all_vetoed)),
+    ("010-a", "With no exit defined every candidate is rejected.", cfg(), FILL,
+     selecting(_vetoes=lambda m: frozenset(m.queues if m.overflow_exit is None else m.overflow_exit))),
     ("010-b", "Removing the exit leaves the old exit's vetoes in force.", cfg(exit=("Q1",)),
      [SetOverflowExit(None), *FILL], _exit_kept(True)),
     ("011-a", "Approved queues are not moved: their data stays on the primary.", cfg(), FILL,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cfconform.reference_model import offload
+from cfconform.reference_model import mq, offload
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 from cfconform.reference_model.model import Model
 from cfconform.reference_model.operations import AlterStructure, Get, Inspect, Put
@@ -13,7 +13,7 @@ from cfconform.reference_model.outcomes import CMD_INVALID, Outcome
 from cfconform.reference_model.state import Structure
 from cfconform.reference_model.units import KB
 
-from .kit import Install, Patched, force_evolve, rebind, rebound, refuse
+from .kit import Install, Patched, force_evolve, pre, rebind, rebound, refuse
 
 
 def sd(name: str = "APP1", *, size: int = 6151, ratio: int = 1, cflevel: int = 5, **fields: Any) -> StructureDef:
@@ -91,11 +91,17 @@ def reject_alter(test: Any, rule: str) -> Install:
     return refuse(AlterStructure, lambda m, op: test(dict(op.changes)), "alter_structure", CMD_INVALID, rule)
 
 
-def with_defn(target: Any, changes: dict[str, Any], fn: Callable[[], Outcome]) -> Outcome:
-    """Run ``fn`` while ``target.defn`` has ``changes`` (unchecked), then restore it."""
-    saved = target.defn
-    target.defn = force_evolve(saved, changes)
-    try:
-        return fn()
-    finally:
-        target.defn = saved
+def full_at(maxdepth: Callable[[Any], int]) -> Install:
+    """MQPUT to a full queue ``q`` carried out as if its MAXDEPTH were ``maxdepth(q)`` (unchecked)."""
+
+    def fn(model: Model, op: Put) -> Outcome | None:
+        q = model.queues[op.queue]
+        if q.depth < q.defn.maxdepth:
+            return None
+        saved, q.defn = q.defn, force_evolve(q.defn, {"maxdepth": maxdepth(q)})
+        try:
+            return mq.put(model, op)
+        finally:
+            q.defn = saved
+
+    return pre(Put, fn)

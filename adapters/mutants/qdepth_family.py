@@ -21,7 +21,7 @@ from cfconform.reference_model.outcomes import EventMessage, Outcome
 from cfconform.reference_model.state import Queue
 
 from .kit import Patched, around, chain, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse, state
-from .mq_common import INSPECT, get, mq_config, put, qd, sd, with_defn
+from .mq_common import INSPECT, full_at, get, mq_config, put, qd, sd
 
 
 def firing(fire: Callable[..., tuple[EventMessage, ...]]) -> Callable[[Model], None]:
@@ -133,13 +133,6 @@ def _held(model: Model, op: Any, out: Outcome) -> Outcome:
         return attrs.evolve(out, events=())
     kept = held.pop(op.qmgr, ())
     return attrs.evolve(out, events=out.events + kept) if isinstance(op, Commit) else out
-
-
-def depth_unlimited(model: Model, op: Put) -> Outcome | None:
-    q = model.queues[op.queue]
-    if q.depth < q.defn.maxdepth:
-        return None
-    return with_defn(q, {"maxdepth": 999_999_999}, lambda: mq.put(model, op))
 
 
 def _enabled(model: Model, m: Any) -> bool:
@@ -254,7 +247,7 @@ MUTANTS = family(
     ("014-c", "MAXDEPTH(0) is rejected.", cfg(), [AlterQueue("Q1", {"maxdepth": 0})],
      refuse(AlterQueue, lambda m, op: dict(op.changes).get("maxdepth") == 0, "alter_queue", rc.CMD_INVALID,
             "QDEPTH-014")),
-    ("015-a", "MAXDEPTH is not enforced.", cfg(q1(maxdepth=0)), [put()], pre(Put, depth_unlimited)),
+    ("015-a", "MAXDEPTH is not enforced.", cfg(q1(maxdepth=0)), [put()], full_at(lambda q: 999_999_999)),
     ("015-b", "The queue is full one message early (depth + 1 >= MAXDEPTH).", cfg(q1(maxdepth=1)), [put()],
      refuse(Put, lambda m, op: m.queues[op.queue].depth + 1 >= m.queues[op.queue].defn.maxdepth, "put",
             rc.MQRC_Q_FULL, "QDEPTH-015")),
