@@ -73,12 +73,18 @@ def _size_zero(model: Model, op: SetxcfAlter) -> Outcome | None:
     return Outcome("setxcf_alter", rules=("CAPACITY-004",), usage=s.pools.as_tuple())
 
 
-def _leak_rejected(model: Model, op: Put, out: Outcome) -> Outcome:
-    if out.reason != rc.MQRC_STORAGE_MEDIUM_FULL:
-        return out
-    pools = model.structures[model.queues[op.queue].defn.cfstruct].pools  # type: ignore[index]
-    pools.entries_used += 1
-    return evolve(out, usage=pools.as_tuple())
+def _entries_charged(delta: int, when: Callable[[Outcome], bool]) -> Callable[[Model], None]:
+    """A put whose outcome ``when(out)`` holds leaves ``delta`` more list entries of its structure in use."""
+
+    def fn(model: Model, op: Put, out: Outcome) -> Outcome:
+        name = model.queues[op.queue].defn.cfstruct
+        if name is None or not when(out):
+            return out
+        pools = model.structures[name].pools
+        pools.entries_used += delta
+        return evolve(out, usage=pools.as_tuple())
+
+    return post(Put, fn)
 
 
 def _keeping(free: Any) -> Any:
@@ -87,16 +93,6 @@ def _keeping(free: Any) -> Any:
 
 
 _ELEMENTS_ONLY = lambda s, msg: setattr(s.pools, "elements_used", s.pools.elements_used - msg.elements)  # noqa: E731
-
-
-def _offloaded_without_entry(model: Model, op: Put, out: Outcome) -> Outcome:
-    """M-CAPACITY-012-a: an offloaded message is charged its elements but no entry."""
-    q = model.queues[op.queue]
-    if not (out.ok and out.offloaded) or q.defn.cfstruct is None:
-        return out
-    pools = model.structures[q.defn.cfstruct].pools
-    pools.entries_used -= 1
-    return evolve(out, usage=pools.as_tuple())
 
 
 TINY = sd(size=6145)  # 1 entry, 1 element
@@ -116,7 +112,7 @@ MUTANTS = family(
     ("001-c", "A put to a full structure fails with 2053 (Q_FULL) instead of 2192.", mq_config(TINY), [put(1000)],
      reason_for(Put, rc.MQRC_STORAGE_MEDIUM_FULL, rc.MQRC_Q_FULL)),
     ("001-d", "A put rejected for lack of space still takes a list entry.", mq_config(TINY), [put(1000)],
-     post(Put, _leak_rejected)),
+     _entries_charged(1, lambda o: o.reason == rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("001-e", "CQS: a put that does not fit the primary structure is accepted.", cqs_cfg(size=6145),
      [put(1000)], rebound(Put, fits=lambda pools, entries, elements: True)),
     ("002-a", "IXC585E only when usage exceeds FULLTHRESHOLD, not when it reaches it.", mq_config(FULL50),
@@ -176,7 +172,8 @@ MUTANTS = family(
     ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", cqs_cfg(ovflwstr=None),
      [put(), get()], rebound(Get, _charge=_CQS_FREE)),
     ("012-a", "An offloaded message is kept as elements only: it takes no entry.",
-     one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)], post(Put, _offloaded_without_entry)),
+     one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)],
+     _entries_charged(-1, lambda o: o.ok and o.offloaded)),
     ("012-b", "A get outside syncpoint frees the message's elements but not its entry.", one(size=8192, ratio=4),
      [put(1000), get()], rebound(Get, _remove=_keeping(_ELEMENTS_ONLY))),
 )
