@@ -54,10 +54,6 @@ def _cflevel_first(limit_level: int) -> Any:
     return refuse(Put, when, "put", rc.MQRC_WRONG_CF_LEVEL, "CFLEVEL-003")
 
 
-def _committed_in_use(model: Model, s: Any) -> bool:
-    return any(not m.uncommitted for q in model.queues.values() if q.defn.cfstruct == s.defn.name for m in q.msgs)
-
-
 # fmt: off
 MUTANTS = family(
     "CFLEVEL",
@@ -112,7 +108,9 @@ MUTANTS = family(
     ("009-b", "CFLEVEL cannot be decreased even when every queue is empty.", one(cflevel=3), [alter(cflevel=2)],
      rebound(AlterStructure, _in_use=lambda model, s: True)),
     ("009-c", "Uncommitted puts do not count when checking that the queues are empty.", one(cflevel=3),
-     [put(syncpoint=True), alter(cflevel=2)], rebound(AlterStructure, _in_use=_committed_in_use)),
+     [put(syncpoint=True), alter(cflevel=2)],
+     rebound(AlterStructure, _in_use=lambda m, s: any(not x.uncommitted for q in m.queues.values()
+                                                      if q.defn.cfstruct == s.defn.name for x in q.msgs))),
     ("009-d", "Only a decrease to below CFLEVEL(3) needs empty queues (4 to 3 is let through).", one(cflevel=4),
      [put(), alter(cflevel=3)],
      rebound(AlterStructure, _guarded=lambda m, old, new: new < 3 and admin._guarded(m, old, new))),

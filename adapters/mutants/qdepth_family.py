@@ -71,10 +71,6 @@ def _correl_each(model: Model, q: Queue, kind: str, detector: str) -> tuple[Even
     return tuple(attrs.evolve(e, correl=e.correl + i) for i, e in enumerate(found))
 
 
-def cumulative_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
-    return EventMessage(qmgr, kind, q.defn.name, correl, *q.stats.get(qmgr, (0, 0)))
-
-
 def group_totals_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
     enq, deq = (sum(s[i] for s in q.stats.values()) for i in (0, 1))
     q.stats[qmgr] = [0, 0]
@@ -103,10 +99,6 @@ def also_fires(kind: str, when: Callable[[Model, Queue], bool]) -> Callable[[Mod
         return attrs.evolve(out, events=out.events + fired) if fired else out
 
     return post(Put, fn)
-
-
-def _low(model: Model, q: Queue) -> bool:
-    return q.lo and events.low_reached(q.depth, q.defn.qdepthlo, q.defn.maxdepth, model.readings.qdepth_percent)
 
 
 def _save_switches(model: Model, op: Put) -> None:
@@ -162,7 +154,8 @@ MUTANTS = family(
     ("002-a", "Queue Depth Low only when depth falls below QDEPTHLO, not when it reaches it.", cfg(q1(qdploev=True)),
      [put(), get()], thresholds(low=lambda d, pct, md, reading: 100 * d < pct * md)),
     ("002-b", "Queue Depth Low is also checked on puts.", cfg(q1(qdploev=True, qdepthlo=50)), [put()],
-     also_fires("QDPLO", _low)),
+     also_fires("QDPLO", lambda m, q: q.lo and events.low_reached(q.depth, q.defn.qdepthlo, q.defn.maxdepth,
+                                                                  m.readings.qdepth_percent))),
     ("002-c", "Queue Depth Low is raised although QDPLOEV is DISABLED.", cfg(q1()), [put(), get()],
      ignoring_switch(Get, "lo")),
     ("003-a", "No Queue Full event: the rejected put is all that happens.", cfg(q1(**_FULL)), [put()],
@@ -223,7 +216,8 @@ MUTANTS = family(
      cfg(q1(qdphiev=True), qmgrs=TWO, perfmev_disabled=("QM01",)), [put(), get()],
      fire_with(_silenced=lambda m, c, kind: kind != "QDPHI" and not c.perfmev), ("event_broadcast",)),
     ("011-a", "MsgEnqCount/MsgDeqCount are not reset by an event message (cumulative).", cfg(q1(qdphiev=True)),
-     [put(), get()], messages(cumulative_message)),
+     [put(), get()],
+     messages(lambda q, qmgr, kind, c: EventMessage(qmgr, kind, q.defn.name, c, *q.stats.get(qmgr, (0, 0))))),
     ("011-b", "Each event message carries the group's totals, not its queue manager's.",
      cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], messages(group_totals_message)),
     ("012-a", "A backout restores the event switches.", cfg(), [put(syncpoint=True), Backout("QM01"), put()],
