@@ -1,7 +1,7 @@
 """Mutants of the capacity rules (CAPACITY-*): one row each (:func:`.kit.family`).
 
-Reproducers use structures of one or two entries (6145 and 6146 KB) so that one
-put fills them or crosses FULLTHRESHOLD.
+Reproducers use structures of one or two entries (6145 and 6146 KB) so that one put fills them or crosses
+FULLTHRESHOLD.
 """
 
 from __future__ import annotations

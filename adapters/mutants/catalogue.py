@@ -1,9 +1,8 @@
 """The mutant catalogue: every family's mutants in rule order, and the rules left without one.
 
-Each family module (``cqs_family``, ``offload_family``, ...) holds the mutants of
-its rules; this module only gathers them and says which rules have no mutant
-and why (``SKIPPED``), so that ``docs/MUTANTS.md`` and the tests can check that
-every rule with an observable effect has at least one.
+Each family module (``cqs_family``, ``offload_family``, ...) holds the mutants of its rules; this module only
+gathers them and says which rules have no mutant and why (``SKIPPED``), so that ``docs/MUTANTS.md`` and the tests
+can check that every rule with an observable effect has at least one.
 """
 
 from __future__ import annotations

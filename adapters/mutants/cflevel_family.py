@@ -1,8 +1,8 @@
 """Mutants of the CFLEVEL rules (CFLEVEL-001..009), profile ``mq``: one row each (:func:`.kit.family`).
 
-Reproducers put one message (persistent, or longer than 63 KB, or longer than
-MAXMSGL) or alter one structure; mixed-reading mutants use two structures of
-different CFLEVELs so that each reason-code reading is pinned by one put.
+Reproducers put one message (persistent, or longer than 63 KB, or longer than MAXMSGL) or alter one structure;
+mixed-reading mutants use two structures of different CFLEVELs so that each reason-code reading is pinned by one
+put.
 """
 
 from __future__ import annotations

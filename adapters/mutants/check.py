@@ -1,10 +1,9 @@
 """Does a mutant's reproducer expose it?  Reading-aware comparison with the reference model.
 
-An implementation conforms if *one* admissible reading (``cfconform.reference_model.readings``) explains all
-its outcomes.  :func:`explaining_readings` finds one without enumerating every combination: a :class:`_Tracker`
-notes the ambiguities a run consults, and only those are enumerated (growing the set whenever a run consults a
-new one).  The model is deterministic, so a reading's outcomes depend only on the ambiguities it consulted: the
-search is exact.
+An implementation conforms if *one* admissible reading (``cfconform.reference_model.readings``) explains all its
+outcomes.  :func:`explaining_readings` finds one without enumerating every combination: a :class:`_Tracker` notes
+the ambiguities a run consults, and only those are enumerated (growing the set whenever a run consults a new one):
+the model is deterministic, so a reading's outcomes depend only on the ambiguities it consulted.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """Mutants of the IMS CQS structure-overflow rules (CQS-001..022), profile ``cqs``: one row each.
 
-Reproducers use structures a few KB above the fixed overhead with one element
-per entry (``ratio=1``) and messages of one to a few elements, so that usage is
-the same under both ``cqs_usage_metric`` readings; where the selection target
-matters they use ``OVFLWMAX(100)`` on a full structure, for which all four
-``cqs_target`` readings give 80%.  A small ``LGMSGSZ`` makes one put fill the
-primary with staging parts while its ready queue stays small.
+Reproducers use structures a few KB above the fixed overhead with one element per entry (``ratio=1``) and messages
+of one to a few elements, so that usage is the same under both ``cqs_usage_metric`` readings; where the selection
+target matters they use ``OVFLWMAX(100)`` on a full structure, for which all four ``cqs_target`` readings give 80%.
+A small ``LGMSGSZ`` makes one put fill the primary with staging parts while its ready queue stays small.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Building blocks of the mutant catalogue: the record, the adapter and fault installers.
 
 A fault is an *installer*: a function that receives the freshly opened
-:class:`~cfconform.reference_model.model.Model` and patches that one instance, never a module (an
-entry of ``model._dispatch``, an instance attribute, a wrapped handler).  A fault inside a rule
-function is made by :func:`rebind`: a copy of a model function with some of its global names
-replaced, so the model's own code runs with one piece swapped.  When a refactoring moves a name a
-fault relies on, :func:`rebind` and :class:`Patched` refuse with a ``ValueError`` naming it.
+:class:`~cfconform.reference_model.model.Model` and patches that one instance, never a module (an entry of
+``model._dispatch``, an instance attribute, a wrapped handler).  A fault inside a rule function is made by
+:func:`rebind`: a copy of a model function with some of its global names replaced, so the model's own code runs with
+one piece swapped.  When a refactoring moves a name a fault relies on, :func:`rebind` and :class:`Patched` refuse
+with a ``ValueError`` naming it.
 """
 
 from __future__ import annotations

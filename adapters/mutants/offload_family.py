@@ -1,13 +1,11 @@
 """Mutants of the MQ offload rules (OFFLOAD-*), profile ``mq``: one row each (:func:`.kit.family`).
 
-Offload reproducers keep away from equality (so both ``offload_compare``
-readings agree) unless they pin a reading on purpose, and use one element per
-entry with messages of one element, so the three ``offload_usage_metric``
-readings agree too.  Rules are set per reproducer with :func:`rules`: a
-threshold of 0 with a size of 0 offloads every message once the structure is
-in use at all (a message put into an empty structure is at the boundary of
-"more than 0% full", where either answer stands: OFFLOAD-014), so such a
-reproducer puts a first message before the one it judges.
+Offload reproducers keep away from equality (so both ``offload_compare`` readings agree) unless they pin a reading
+on purpose, and use one element per entry with messages of one element, so the three ``offload_usage_metric``
+readings agree too.  Rules are set per reproducer with :func:`rules`: a threshold of 0 with a size of 0 offloads
+every message once the structure is in use at all (a message put into an empty structure is at the boundary of "more
+than 0% full", where either answer stands: OFFLOAD-014), so such a reproducer puts a first message before the one it
+judges.
 """
 
 from __future__ import annotations

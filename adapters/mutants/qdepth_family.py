@@ -1,9 +1,8 @@
 """Mutants of the queue depth event rules (QDEPTH-001..017), profile ``mq``: one row each (:func:`.kit.family`).
 
-Reproducers use MAXDEPTH 4 with QDEPTHHI(25) and QDEPTHLO(0), so that one put
-reaches the high limit and one get the low limit under every
-``qdepth_percent`` reading (``MAXDEPTH(0)`` makes the first put a Queue Full),
-and one queue manager unless the rule is about the others.
+Reproducers use MAXDEPTH 4 with QDEPTHHI(25) and QDEPTHLO(0), so that one put reaches the high limit and one get the
+low limit under every ``qdepth_percent`` reading (``MAXDEPTH(0)`` makes the first put a Queue Full), and one queue
+manager unless the rule is about the others.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Mutants of the queue semantics the rules rely on (QUEUE-001..005), profiles ``mq`` and ``cqs``: one row each.
 
-Reproducers tag their messages 1, 2, ... so that gets show the order, and use
-Inspect where only the reported depth is wrong.
+Reproducers tag their messages 1, 2, ... so that gets show the order, and use Inspect where only the reported depth
+is wrong.
 """
 
 from __future__ import annotations

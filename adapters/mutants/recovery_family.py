@@ -1,7 +1,7 @@
 """Mutants of the backup and recovery rules (RECOVERY-001..008), profile ``mq``: one row each.
 
-Reproducers use a CFLEVEL(3) RECOVER(YES) structure; a RECOVER outcome reports
-the structure's usage, which shows what was restored without a get.
+Reproducers use a CFLEVEL(3) RECOVER(YES) structure; a RECOVER outcome reports the structure's usage, which shows
+what was restored without a get.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Mutants of the topology rules (TOPOLOGY-*), profile ``mq``: one row each (:func:`.kit.family`).
 
-Reproducers start from a configuration already at a limit (63 structures, 512
-queues, 32 queue managers) and make one definition, or define one record that
-the model refuses.
+Reproducers start from a configuration already at a limit (63 structures, 512 queues, 32 queue managers) and make
+one definition, or define one record that the model refuses.
 """
 
 from __future__ import annotations
