@@ -14,7 +14,6 @@ import copy
 import re
 import types
 from collections.abc import Callable, Mapping
-from functools import partial
 from typing import Any
 
 import attrs
@@ -36,16 +35,16 @@ MUTANT_ID = re.compile(r"^M-(?P<rule>[A-Z]+-\d{3})-[a-z]$")
 
 @attrs.frozen
 class Mutant:
-    """One faulty implementation, ``factory()`` a fresh adapter with the fault, and its minimal reproducer
-    (``config`` and ``scenario``: no operation can be dropped).  ``mixes`` names the ambiguities a mixed-reading
-    fault mixes: each step matches some reading, but no single reading matches them all."""
+    """One faulty implementation (the model with ``patch`` installed) and its minimal reproducer (``config`` and
+    ``scenario``: no operation can be dropped).  ``mixes`` names the ambiguities a mixed-reading fault mixes: each
+    step matches some reading, but no single reading matches them all."""
 
     id: str
     rule: str
     description: str
     config: Config
     scenario: tuple[Any, ...] = attrs.field(converter=tuple)
-    factory: Callable[[], Adapter] = attrs.field(eq=False, repr=False)
+    patch: Install = attrs.field(eq=False, repr=False)
     mixes: tuple[str, ...] = attrs.field(default=(), converter=tuple)
 
     def __attrs_post_init__(self) -> None:
@@ -57,6 +56,10 @@ class Mutant:
     def sentence(self) -> str:
         """The documented sentence the fault breaks: its rule's quote in the rule catalogue."""
         return RULE_BY_ID[self.rule].citation.quote
+
+    def factory(self) -> Adapter:
+        """A fresh adapter with the fault."""
+        return MutantAdapter(self.id, self.patch, self.config.profile)
 
 
 class MutantAdapter(ReferenceAdapter):
@@ -79,12 +82,7 @@ class MutantAdapter(ReferenceAdapter):
 def family(name: str, *rows: tuple[Any, ...]) -> tuple[Mutant, ...]:
     """One family's mutants, one row each: ``(suffix, description, config, scenario, patch[, mixes])``; the ID is
     ``M-<name>-<suffix>``, the rule ``<name>-NNN`` (``suffix`` is ``NNN-x``)."""
-    found = []
-    for suffix, description, config, scenario, patch, *mixes in rows:
-        mid = f"M-{name}-{suffix}"
-        factory = partial(MutantAdapter, mid, patch, config.profile)
-        found.append(Mutant(mid, f"{name}-{suffix[:3]}", description, config, scenario, factory, *mixes))
-    return tuple(found)
+    return tuple(Mutant(f"M-{name}-{row[0]}", f"{name}-{row[0][:3]}", *row[1:]) for row in rows)
 
 
 # -- function and module rebinding --------------------------------------------------
