@@ -51,7 +51,7 @@ def _cflevel_first(limit_level: int) -> Any:
         s = structure_of(model, op.queue)
         return s is not None and not s.failed and s.defn.cflevel < limit_level and op.length > SIZE_63K
 
-    return refuse(Put, when, "put", rc.MQRC_WRONG_CF_LEVEL, "CFLEVEL-003")
+    return refuse(Put, when, rc.MQRC_WRONG_CF_LEVEL, "CFLEVEL-003")
 
 
 # fmt: off
@@ -82,7 +82,7 @@ MUTANTS = family(
     ("004-b", "CFLEVEL(3) is treated like CFLEVEL(2): persistent puts fail even with RECOVER(YES).",
      one(cflevel=3, recover=True), [put(persistent=True)],
      refuse(Put, lambda m, op: op.persistent and structure_of(m, op.queue) is not None and _cflevel_is(3)(m, op),
-            "put", rc.MQRC_PERSISTENT_NOT_ALLOWED, "CFLEVEL-002")),
+            rc.MQRC_PERSISTENT_NOT_ALLOWED, "CFLEVEL-002")),
     ("004-c", "A persistent put to a RECOVER(NO) structure fails with 2366 instead of 2048.", one(cflevel=3),
      [put(persistent=True)], reason_for(Put, "CFLEVEL-004", rc.MQRC_WRONG_CF_LEVEL)),
     ("005-a", "CFLEVEL(4) still rejects messages over 63 KB.", one(cflevel=4), [put(70000)], _cflevel_first(5)),
@@ -99,7 +99,7 @@ MUTANTS = family(
     ("008-a", "MAXMSGL is not enforced.", mq_config(queues=[qd(maxmsgl=100)]), [put(101)],
      refusing(lambda *a: [o for o in mq._refusals(*a) if "CFLEVEL-008" not in o.rules])),
     ("008-b", "A message of exactly MAXMSGL bytes is rejected.", mq_config(queues=[qd(maxmsgl=100)]), [put(100)],
-     refuse(Put, lambda m, op: op.length == m.queues[op.queue].defn.maxmsgl, "put", rc.MQRC_MSG_TOO_BIG_FOR_Q,
+     refuse(Put, lambda m, op: op.length == m.queues[op.queue].defn.maxmsgl, rc.MQRC_MSG_TOO_BIG_FOR_Q,
             "CFLEVEL-008")),
     ("008-c", "The CFLEVEL length limit is checked before MAXMSGL (2366 where 2030 is due).",
      mq_config(sd(cflevel=3), queues=[qd(maxmsgl=1000)]), [put(65000)], _cflevel_first(4)),

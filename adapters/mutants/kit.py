@@ -197,9 +197,9 @@ def reading(op_type: type, **choose: Any) -> Install:
     return during(op_type, lambda model, op: model, readings=pick)
 
 
-def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: int, rule: str) -> Install:
+def refuse(op_type: Any, when: Callable[[Model, Any], Any], reason: int, rule: str) -> Install:
     """Refuse ``op_type`` with ``reason`` under ``rule`` where ``when(model, op)`` holds."""
-    return pre(op_type, lambda m, op: Outcome(kind, False, reason, (rule,)) if when(m, op) else None)
+    return pre(op_type, lambda m, op: Outcome(op_type.KIND, False, reason, (rule,)) if when(m, op) else None)
 
 
 def reason_for(op_type: type, old: Any, new: Any, when: Callable[[Model, Any], Any] | None = None) -> Install:

@@ -88,7 +88,7 @@ def deciding(**names: Any) -> Install:
 
 def reject_alter(test: Any, rule: str) -> Install:
     """ALTER CFSTRUCT refused as INVALID under ``rule`` where ``test(changes)`` holds."""
-    return refuse(AlterStructure, lambda m, op: test(dict(op.changes)), "alter_structure", CMD_INVALID, rule)
+    return refuse(AlterStructure, lambda m, op: test(dict(op.changes)), CMD_INVALID, rule)
 
 
 def full_at(maxdepth: Callable[[Any], int]) -> Install:
