@@ -71,11 +71,8 @@ def reference_records(
 def explaining_readings(
     config: Config, scenario: Sequence[Any], observed: Records, only: Sequence[str] | None = None
 ) -> Readings | None:
-    """A reading combination under which the model produces ``observed``, or ``None``.
-
-    ``only`` restricts the search to those ambiguities (the others stay at their
-    defaults); by default every ambiguity the scenario consults is searched.
-    """
+    """A reading combination under which the model produces ``observed`` (or ``None``), searching every ambiguity
+    the scenario consults (only those in ``only``, if given; the others stay at their defaults)."""
     allowed = set(AMBIGUITIES if only is None else only)
     relevant: set[str] = set()
     while True:

@@ -77,10 +77,9 @@ def redefined(**fields: Callable[[Any], Any]) -> Install:
 
 
 def deciding(**names: Any) -> Install:
-    """MQPUT's offload decision (:func:`cfconform.reference_model.offload.decide`) with some of its rule
-    functions swapped: ``forced_boundary(reading, cflevel)``, ``RULES_LEVEL``, ``_ruled(model, s, rules,
-    length, strict, metric)`` (the rules on the model's own figures) or ``_pairs(sd)`` (the rules, read
-    by ``_plan``)."""
+    """MQPUT's offload decision (:func:`cfconform.reference_model.offload.decide`) with some of its rule functions
+    swapped: ``forced_boundary(reading, cflevel)``, ``RULES_LEVEL``, ``_ruled(model, s, rules, length, strict,
+    metric)`` (the rules on the model's own figures) or ``_pairs(sd)`` (the rules, read by ``_plan``)."""
     if "_pairs" in names:
         names["_plan"] = rebind(offload._plan, _pairs=names.pop("_pairs"))
     return rebound(Put, offload=Patched(offload, decide=rebind(offload.decide, **names)))
