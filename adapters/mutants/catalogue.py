@@ -24,9 +24,7 @@ _CONFIG = "configuration-time advice or naming: checked when the configuration i
 #: Rules with no mutant, and why (no observable effect an implementation could get wrong).
 SKIPPED: Mapping[str, str] = {
     "CQS-022": "inferred (no sentence says where new data objects of a queue in overflow mode go): no verdict",
-    "OFFLOAD-008": _ADVICE,
-    "OFFLOAD-009": _ADVICE,
-    "OFFLOAD-010": _ADVICE,
+    **{f"OFFLOAD-0{n:02d}": _ADVICE for n in (8, 9, 10)},
     "CAPACITY-007": "best-practice advice (INITSIZE and SIZE within a factor of 2): a warning, never an outcome",
     "CAPACITY-011": "a freedom, not a constraint (z/OS may alter the entry:element ratio at any time): no outcome "
     "breaks it; tests/gate/test_autoalter.py checks that the gate accepts an implementation that uses it",

@@ -24,11 +24,6 @@ from .kit import family, lenient, reason_for, rebind, rebound, refuse
 from .mq_common import INSPECT, alter, deciding, mq_config, one, put, qd, reject_alter, rules, sd, structure_of
 
 
-def refusing(variant: Callable[..., list[Outcome]]) -> Callable[[Model], None]:
-    """Install another ``_refusals(model, op, q, s)`` into MQPUT."""
-    return rebound(Put, _refusals=variant)
-
-
 def as_nonpersistent(when: Callable[[Structure], bool]) -> Callable[[Model], None]:
     """MQPUT's refusals without the persistence checks on structures where ``when`` holds."""
 
@@ -37,7 +32,7 @@ def as_nonpersistent(when: Callable[[Structure], bool]) -> Callable[[Model], Non
             op = attrs.evolve(op, persistent=False)
         return mq._refusals(model, op, q, s)
 
-    return refusing(refusal)
+    return rebound(Put, _refusals=refusal)
 
 
 def _cflevel_is(*levels: int) -> Any:
@@ -68,9 +63,9 @@ MUTANTS = family(
      mq_config(sd("APP1", cflevel=1), sd("APP2", cflevel=2)), [put(persistent=True), put(queue="Q2", persistent=True)],
      reason_for(Put, "CFLEVEL-002", rc.MQRC_WRONG_CF_LEVEL, _cflevel_is(2)), ("persistent_low_cflevel_rc",)),
     ("003-a", "CFLEVEL(3) accepts messages up to 63.75 KB.", one(size=6400, ratio=255, cflevel=3), [put(65000)],
-     refusing(rebind(mq._refusals, _over_63k=rebind(mq._over_63k, SIZE_63K=SIZE_63_75K)))),
+     rebound(Put, _refusals=rebind(mq._refusals, _over_63k=rebind(mq._over_63k, SIZE_63K=SIZE_63_75K)))),
     ("003-b", "CFLEVEL(3) rejects a message of exactly 63 KB.", one(size=6400, ratio=255, cflevel=3), [put(SIZE_63K)],
-     refusing(rebind(mq._refusals, _over_63k=rebind(mq._over_63k, SIZE_63K=SIZE_63K - 1)))),
+     rebound(Put, _refusals=rebind(mq._refusals, _over_63k=rebind(mq._over_63k, SIZE_63K=SIZE_63K - 1)))),
     # plenty of room (Table 2): 2192 cannot be a full structure
     ("003-c", "A put over 63 KB at CFLEVEL(3) fails with 2192 (neither 2366 nor 2030).",
      one(cflevel=3, size=8192), [INSPECT, put(65000)], reason_for(Put, "CFLEVEL-003", rc.MQRC_STORAGE_MEDIUM_FULL)),
@@ -97,7 +92,7 @@ MUTANTS = family(
     ("007-b", "CFLEVEL can be lowered to 2 on a RECOVER(YES) structure.", one(cflevel=3, recover=True),
      [alter(cflevel=2)], lenient(AlterStructure, "CFLEVEL-007")),
     ("008-a", "MAXMSGL is not enforced.", mq_config(queues=[qd(maxmsgl=100)]), [put(101)],
-     refusing(lambda *a: [o for o in mq._refusals(*a) if "CFLEVEL-008" not in o.rules])),
+     rebound(Put, _refusals=lambda *a: [o for o in mq._refusals(*a) if "CFLEVEL-008" not in o.rules])),
     ("008-b", "A message of exactly MAXMSGL bytes is rejected.", mq_config(queues=[qd(maxmsgl=100)]), [put(100)],
      refuse(Put, lambda m, op: op.length == m.queues[op.queue].defn.maxmsgl, rc.MQRC_MSG_TOO_BIG_FOR_Q,
             "CFLEVEL-008")),

@@ -122,10 +122,6 @@ def scanning(**names: Any) -> Callable[[Model], None]:
     return rebound(AdvanceClock, cqs=Patched(cqs, scan_between=rebind(cqs.scan_between, **names)))
 
 
-def scan_every(seconds: int) -> Callable[[Model], None]:
-    return scanning(_scanned=rebind(cqs._scanned, SCAN_SECONDS=seconds))
-
-
 def _overflow_at_max(model: Model, s: Structure, op: AlterOutcome) -> Outcome:
     """CQS-005 fault: overflow mode only if usage is still at OVFLWMAX."""
     at_max = cqs._usage(model, s) >= s.defn.effective_ovflwmax
@@ -163,10 +159,6 @@ def without_pseudo_queue(model: Model, op: AlterOutcome, out: Outcome) -> Outcom
     for s in model.structures.values():
         s.overflow_queues.discard(STAGING)
     return out
-
-
-def with_lgmsgsz(fn: Callable[[int], int]) -> Callable[[Model], None]:
-    return lambda m: setattr(m, "lgmsgsz", fn(m.config.lgmsgsz))
 
 
 def relief(goal: Callable[[Model, Structure], float]) -> Callable[[Model], None]:
@@ -274,11 +266,11 @@ MUTANTS = family(
     ("013-a", "A queue leaves overflow mode as soon as it is emptied, not at the next scan.", cfg(),
      [*FILL, get()], post(Get, leave_when_emptied)),
     ("013-b", "Overflowed queues are scanned every 30 minutes instead of 15.", cfg(),
-     [*FILL, get(), AdvanceClock(900)], scan_every(1800)),
+     [*FILL, get(), AdvanceClock(900)], scanning(_scanned=rebind(cqs._scanned, SCAN_SECONDS=1800))),
     ("013-c", "The scan takes queues out of overflow mode whether or not they are empty.", cfg(),
      [*FILL, AdvanceClock(900)], scanning(_leaves=lambda model, name: True)),
     ("013-d", "Overflowed queues are scanned every 10 minutes instead of 15.", cfg(),
-     [*FILL, get(), AdvanceClock(600)], scan_every(600)),
+     [*FILL, get(), AdvanceClock(600)], scanning(_scanned=rebind(cqs._scanned, SCAN_SECONDS=600))),
     ("014-a", "Overflow mode does not end when the selection approves no queue.", cfg(exit=("Q1",)), FILL,
      reading(AlterOutcome, cqs_empty_overflow="stays")),
     ("014-b", "Overflow mode ends when the first queue leaves it, though others remain.",
@@ -312,11 +304,11 @@ MUTANTS = family(
      [put(1152), put(), FAIL, get(), AdvanceClock(900)],
      reading(Get, cqs_usage_metric="max"), ("cqs_usage_metric",)),
     ("021-a", "LGMSGSZ is used as given, not rounded up to a multiple of 4.", cfg(lgmsgsz=126), [put(128)],
-     with_lgmsgsz(lambda v: min(v, 30632))),
+     lambda m: setattr(m, "lgmsgsz", min(m.config.lgmsgsz, 30632))),
     ("021-b", "LGMSGSZ is not capped at 30632 bytes.", cfg(size=6400, lgmsgsz=32000), [put(31000), INSPECT],
-     with_lgmsgsz(lambda v: (v + 3) // 4 * 4)),
+     lambda m: setattr(m, "lgmsgsz", (m.config.lgmsgsz + 3) // 4 * 4)),
     ("021-c", "LGMSGSZ is rounded down to a multiple of 4.", cfg(lgmsgsz=126), [put(128)],
-     with_lgmsgsz(lambda v: min(v // 4 * 4, 30632))),
+     lambda m: setattr(m, "lgmsgsz", min(m.config.lgmsgsz // 4 * 4, 30632))),
     ("022-a", "New messages for a queue in overflow mode go to the primary structure.", cfg(), [*FILL, put()],
      unselected_where(lambda s: s.defn.ovflwstr is not None)),
 )
