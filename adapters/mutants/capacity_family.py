@@ -99,7 +99,6 @@ TINY = sd(size=6145)  # 1 entry, 1 element
 FULL50 = sd(size=6146, ratio=2, fullthreshold=50)  # 2 entries, 4 elements
 GROWABLE = sd(initsize_kb=6147, size=6160)  # starts with 4 entries; SIZE gives 24
 _EXCEEDS = lambda eu, et, lu, lt, th, w: 100 * eu > th * et or 100 * lu > th * lt  # noqa: E731
-_CQS_FREE = lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign)  # noqa: E731
 
 # fmt: off
 MUTANTS = family(
@@ -170,7 +169,7 @@ MUTANTS = family(
      rebound(Commit, _settle=rebind(mq._settle, _remove=_keeping(lambda s, msg: None)))),
     # all data on the primary (no overflow structure to take any)
     ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", cqs_cfg(ovflwstr=None),
-     [put(), get()], rebound(Get, _charge=_CQS_FREE)),
+     [put(), get()], rebound(Get, _charge=lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign))),
     ("012-a", "An offloaded message is kept as elements only: it takes no entry.",
      one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)],
      _entries_charged(-1, lambda o: o.ok and o.offloaded)),

@@ -183,10 +183,6 @@ def _exit_kept(when_removed_only: bool) -> Callable[[Model], None]:
     return pre(SetOverflowExit, lambda m, op: None if op.vetoes is not None and when_removed_only else kept)
 
 
-def _real_queues(model: Model, s: Structure, names: list[str]) -> None:
-    cqs._move(model, s, [n for n in names if n in model.queues])
-
-
 FAIL, GROW = AlterOutcome(PRIM, False), AlterOutcome(PRIM, True)
 ELEVEN = tuple(f"Q{n}" for n in range(1, 12))
 # Usage figures below are elements in use out of 4 (size 6147), 10 (6151) or 21 (6158).
@@ -291,7 +287,8 @@ MUTANTS = family(
      [put(300), INSPECT], rebound((Put, Get), _charge=_first_part_staged)),
     ("018-a", "The staging queue is a candidate for overflow like any queue.", cfg(size=6151, lgmsgsz=128),
      [put(1152), FAIL],
-     chain(overflowing(select=rebind(cqs.select, _candidates=_with_staging), _move=_real_queues),
+     chain(overflowing(select=rebind(cqs.select, _candidates=_with_staging),
+                       _move=lambda m, s, names: cqs._move(m, s, [n for n in names if n in m.queues])),
            post(AlterOutcome, without_pseudo_queue))),
     ("019-a", "Staging parts of a selected queue's messages move to the overflow structure too.",
      cfg(size=6151, lgmsgsz=128), [put(1152), FAIL, INSPECT], overflowing(_move=move_whole_messages)),

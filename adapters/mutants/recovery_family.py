@@ -55,10 +55,6 @@ def _image_only(model: Model, s: Structure) -> dict[str, list[Message]]:
     return {name: [m for m in msgs if m.seq in image] for name, msgs in s.failure_snapshot.items()}
 
 
-def _of(model: Model, op: Any) -> Structure:
-    return structure_of(model, op.queue)  # type: ignore[return-value]
-
-
 def _recover_unrecoverable(model: Model, op: Recover) -> Outcome | None:
     s = model.structures[op.cfstruct]
     if mq._recoverable(s) or not s.failed:
@@ -96,9 +92,9 @@ MUTANTS = family(
     ("001-c", "BACKUP CFSTRUCT is refused above CFLEVEL(3).", one(cflevel=5, recover=True), [BACKUP],
      refuse(Backup, lambda m, op: m.structures[op.cfstruct].defn.cflevel > 3, rc.CMD_NOT_ALLOWED, "RECOVERY-001")),
     ("002-a", "A put to a failed structure is accepted.", one(**RECOVERABLE), [FAIL, put()],
-     during(Put, _of, failed=False)),
+     during(Put, lambda m, op: structure_of(m, op.queue), failed=False)),
     ("002-b", "A get from a failed structure answers 2033 (no message) instead of 2373.", one(**RECOVERABLE),
-     [FAIL, get()], refuse(Get, lambda m, op: _of(m, op).failed, rc.MQRC_NO_MSG_AVAILABLE, "QUEUE-001")),
+     [FAIL, get()], refuse(Get, lambda m, op: structure_of(m, op.queue).failed, rc.MQRC_NO_MSG_AVAILABLE, "QUEUE-001")),
     ("002-c", "A put to a failed structure fails with 2192 instead of 2373.", one(**RECOVERABLE), [FAIL, put()],
      reason_for(Put, rc.MQRC_CF_STRUC_FAILED, rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("003-a", "RECOVER restores the messages in reverse order.", one(**RECOVERABLE),
