@@ -100,15 +100,11 @@ CHECKER_GAPS: Mapping[str, str] = {}
 
 _FAMILIES = ("cqs", "offload", "cflevel", "capacity", "topology", "qdepth", "recovery", "queue")
 _ORDER = {r.id: i for i, r in enumerate(RULES)}
-
-
-def _gather(retired: bool = False) -> tuple[Mutant, ...]:
-    """The mutants of every family module (``<name>_family.py``) in rule order, retired or not."""
-    found = [m for f in _FAMILIES for m in import_module(f"{__package__}.{f}_family").MUTANTS]
-    found = [m for m in found if (m.id in RETIRED) == retired]
-    return tuple(sorted(found, key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id)))
-
-
-MUTANTS: tuple[Mutant, ...] = _gather()
+#: Every family's mutants (``<name>_family.py``), in rule order.
+_ALL = sorted(
+    (m for f in _FAMILIES for m in import_module(f"{__package__}.{f}_family").MUTANTS),
+    key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id),
+)
+MUTANTS: tuple[Mutant, ...] = tuple(m for m in _ALL if m.id not in RETIRED)
 #: The retired mutants themselves (kept for their IDs and history; never run).
-RETIRED_MUTANTS: tuple[Mutant, ...] = _gather(retired=True)
+RETIRED_MUTANTS: tuple[Mutant, ...] = tuple(m for m in _ALL if m.id in RETIRED)
