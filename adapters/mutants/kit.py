@@ -108,8 +108,7 @@ class Patched:
         missing = [n for n in overrides if not hasattr(base, n)]
         if missing:
             raise ValueError(f"{base.__name__} has no {missing}")
-        self._base = base
-        self.__dict__.update(overrides)
+        self.__dict__.update(overrides, _base=base)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
