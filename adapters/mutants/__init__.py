@@ -1,8 +1,7 @@
 """Deliberately faulty adapters the conformance gate must catch (the mutant catalogue).
 
-Each :class:`Mutant` wraps the reference model with one fault and documents the
-smallest scenario that exposes it; ``docs/MUTANTS.md`` is generated from this
-catalogue (:func:`cfconform.adapters.mutants.render.render_markdown`).
+Each :class:`Mutant` wraps the reference model with one fault and documents the smallest scenario that exposes it;
+``docs/MUTANTS.md`` is generated from this catalogue (:func:`cfconform.adapters.mutants.render.render_markdown`).
 
     >>> adapter = get_mutant("M-OFFLOAD-002-a")
     >>> [m.id for m in mutants_for_rule("OFFLOAD-003")]

@@ -1,7 +1,7 @@
 """Mutants of the capacity rules (CAPACITY-*): one row each (:func:`.kit.family`).
 
-Reproducers use structures of one or two entries (6145 and 6146 KB) so that one
-put fills them or crosses FULLTHRESHOLD.
+Reproducers use structures of one or two entries (6145 and 6146 KB) so that one put fills them or crosses
+FULLTHRESHOLD.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from cfconform.reference_model.operations import (
     Commit,
     DefineStructure,
     Get,
-    Inspect,
     Put,
     SetxcfAlter,
 )
@@ -30,7 +29,7 @@ from cfconform.reference_model.state import Structure
 
 from .cqs_family import cfg as cqs_cfg
 from .kit import evolve, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse
-from .mq_common import get, mq_config, one, put, reject_alter, rules, sd
+from .mq_common import INSPECT, get, mq_config, one, put, reject_alter, rules, sd
 
 
 def _warning(full: Callable[..., bool]) -> Callable[[Model], None]:
@@ -59,19 +58,11 @@ def _on_at_zero(s: Structure, out: tuple[str, ...]) -> tuple[str, ...]:
 
 def _room_with(check: Callable[[tuple[int, int, int, int], int, int], bool]) -> Callable[[Model], None]:
     """CAPACITY-001 faults: whether a put finds room, decided by ``check(pools, entries, elements)``."""
-
-    def install(model: Model) -> None:
-        model.room = lambda s, entries, elements, *_, **__: check(model.pools(s), entries, elements)  # type: ignore
-
-    return install
+    return lambda m: setattr(m, "room", lambda s, entries, elements, *_, **__: check(m.pools(s), entries, elements))
 
 
 def _drop_signal(op_type: type, prefix: str) -> Any:
     return post(op_type, lambda m, op, o: evolve(o, signals=tuple(x for x in o.signals if not x.startswith(prefix))))
-
-
-def _in_use(model: Model, op: SetxcfAlter) -> int:
-    return model.structures[op.cfstruct].pools.entries_used
 
 
 def _size_zero(model: Model, op: SetxcfAlter) -> Outcome | None:
@@ -82,12 +73,18 @@ def _size_zero(model: Model, op: SetxcfAlter) -> Outcome | None:
     return Outcome("setxcf_alter", rules=("CAPACITY-004",), usage=s.pools.as_tuple())
 
 
-def _leak_rejected(model: Model, op: Put, out: Outcome) -> Outcome:
-    if out.reason != rc.MQRC_STORAGE_MEDIUM_FULL:
-        return out
-    s = model.structures[model.queues[op.queue].defn.cfstruct]  # type: ignore[index]
-    s.pools.entries_used += 1
-    return evolve(out, usage=s.pools.as_tuple())
+def _entries_charged(delta: int, when: Callable[[Outcome], bool]) -> Callable[[Model], None]:
+    """A put whose outcome ``when(out)`` holds leaves ``delta`` more list entries of its structure in use."""
+
+    def fn(model: Model, op: Put, out: Outcome) -> Outcome:
+        name = model.queues[op.queue].defn.cfstruct
+        if name is None or not when(out):
+            return out
+        pools = model.structures[name].pools
+        pools.entries_used += delta
+        return evolve(out, usage=pools.as_tuple())
+
+    return post(Put, fn)
 
 
 def _keeping(free: Any) -> Any:
@@ -98,21 +95,10 @@ def _keeping(free: Any) -> Any:
 _ELEMENTS_ONLY = lambda s, msg: setattr(s.pools, "elements_used", s.pools.elements_used - msg.elements)  # noqa: E731
 
 
-def _offloaded_without_entry(model: Model, op: Put, out: Outcome) -> Outcome:
-    """M-CAPACITY-012-a: an offloaded message is charged its elements but no entry."""
-    q = model.queues[op.queue]
-    if not (out.ok and out.offloaded) or q.defn.cfstruct is None:
-        return out
-    pools = model.structures[q.defn.cfstruct].pools
-    pools.entries_used -= 1
-    return evolve(out, usage=pools.as_tuple())
-
-
 TINY = sd(size=6145)  # 1 entry, 1 element
 FULL50 = sd(size=6146, ratio=2, fullthreshold=50)  # 2 entries, 4 elements
 GROWABLE = sd(initsize_kb=6147, size=6160)  # starts with 4 entries; SIZE gives 24
 _EXCEEDS = lambda eu, et, lu, lt, th, w: 100 * eu > th * et or 100 * lu > th * lt  # noqa: E731
-_CQS_FREE = lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign)  # noqa: E731
 
 # fmt: off
 MUTANTS = family(
@@ -125,9 +111,9 @@ MUTANTS = family(
     ("001-c", "A put to a full structure fails with 2053 (Q_FULL) instead of 2192.", mq_config(TINY), [put(1000)],
      reason_for(Put, rc.MQRC_STORAGE_MEDIUM_FULL, rc.MQRC_Q_FULL)),
     ("001-d", "A put rejected for lack of space still takes a list entry.", mq_config(TINY), [put(1000)],
-     post(Put, _leak_rejected)),
+     _entries_charged(1, lambda o: o.reason == rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("001-e", "CQS: a put that does not fit the primary structure is accepted.", cqs_cfg(size=6145),
-     [Put("QM01", "Q1", 1000)], rebound(Put, fits=lambda pools, entries, elements: True)),
+     [put(1000)], rebound(Put, fits=lambda pools, entries, elements: True)),
     ("002-a", "IXC585E only when usage exceeds FULLTHRESHOLD, not when it reaches it.", mq_config(FULL50),
      [put(), AdvanceClock(FULL_MONITOR_BOUND)], _warning(_EXCEEDS)),
     ("002-b", "FULLTHRESHOLD is compared with element usage only.", mq_config(FULL50), [put(300), put(), get()],
@@ -143,28 +129,29 @@ MUTANTS = family(
     ("003-b", "IXC586I is issued when usage falls back to the threshold, not below it.", mq_config(FULL50),
      [put(), put(), get()], _warning(lambda *a: (_EXCEEDS if a[-1] else group._full)(*a))),
     ("003-c", "No IXC586I when a backout releases the storage.", mq_config(FULL50),
-     [put(syncpoint=True), Backout("QM01"), Inspect(), AdvanceClock(FULL_MONITOR_BOUND)],
+     [put(syncpoint=True), Backout("QM01"), INSPECT, AdvanceClock(FULL_MONITOR_BOUND)],
      _drop_signal(Backout, "IXC586I")),
     ("004-a", "SETXCF ALTER can only contract a structure.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6150)],
-     refuse(SetxcfAlter, lambda m, op: op.size_kb > m.structures[op.cfstruct].size_kb, "setxcf_alter",
-            rc.CMD_OUT_OF_RANGE, "CAPACITY-005")),
+     refuse(SetxcfAlter, lambda m, op: op.size_kb > m.structures[op.cfstruct].size_kb, rc.CMD_OUT_OF_RANGE,
+            "CAPACITY-005")),
     ("004-b", "SETXCF ALTER of a structure in use is accepted but the structure keeps its size.",
-     mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), Inspect()],
+     mq_config(GROWABLE), [put(), SetxcfAlter("APP1", 6150), INSPECT],
      rebound(SetxcfAlter, _resize=lambda m, s, *a: None if s.pools.entries_used else admin._resize(m, s, *a))),
     ("004-c", "SETXCF ALTER to exactly INITSIZE is rejected.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6147)],
      refuse(SetxcfAlter, lambda m, op: op.size_kb == (d := m.structures[op.cfstruct].defn).effective_initsize_kb
-            and op.size_kb < d.size_kb, "setxcf_alter", rc.CMD_OUT_OF_RANGE, "CAPACITY-006")),
+            and op.size_kb < d.size_kb, rc.CMD_OUT_OF_RANGE, "CAPACITY-006")),
     ("005-a", "SETXCF ALTER above SIZE is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 6161)],
      rebound(SetxcfAlter, _above_size=lambda d, new: False)),
     ("005-b", "CQS accepts an alter outcome growing the primary beyond SIZE.", cqs_cfg(initsize=6147, size=6151),
-     [Put("QM01", "Q1", 600), AlterOutcome("PRIM", True, 6152)],
+     [put(600), AlterOutcome("PRIM", True, 6152)],
      rebound(AlterOutcome, _altered=rebind(cqs._altered, _alterable_to=lambda s, new: new >= s.size_kb))),
     ("006-a", "SETXCF ALTER contracts a structure below the storage in use.", mq_config(GROWABLE),
      [SetxcfAlter("APP1", 6151), put(1200), SetxcfAlter("APP1", 6147)],
      rebound(SetxcfAlter, _below_use=lambda *_: False)),
     ("006-b", "Mixed reading: below INITSIZE accepted on an empty structure, rejected otherwise.",
      one(initsize_kb=6152, size=6160), [SetxcfAlter("APP1", 6150), put(), SetxcfAlter("APP1", 6151)],
-     reading(SetxcfAlter, alter_below_initsize=lambda m, op: "rejected" if _in_use(m, op) else "accepted"),
+     reading(SetxcfAlter, alter_below_initsize=lambda m, op: "rejected" if m.structures[op.cfstruct].pools.entries_used
+             else "accepted"),
      ("alter_below_initsize",)),
     ("008-a", "SETXCF ALTER to size 0 is accepted.", mq_config(GROWABLE), [SetxcfAlter("APP1", 0)],
      pre(SetxcfAlter, _size_zero)),
@@ -178,13 +165,14 @@ MUTANTS = family(
     ("010-a", "A get outside syncpoint does not free the message's storage.", one(), [put(), get()],
      rebound(Get, _remove=_keeping(lambda s, msg: None))),
     ("010-b", "A get under syncpoint does not free the storage when committed.", one(),
-     [put(), get(syncpoint=True), Commit("QM01"), Inspect()],
+     [put(), get(syncpoint=True), Commit("QM01"), INSPECT],
      rebound(Commit, _settle=rebind(mq._settle, _remove=_keeping(lambda s, msg: None)))),
     # all data on the primary (no overflow structure to take any)
     ("010-c", "CQS: CQSREAD+CQSDEL does not free the data object's storage.", cqs_cfg(ovflwstr=None),
-     [Put("QM01", "Q1", 0), Get("QM01", "Q1")], rebound(Get, _charge=_CQS_FREE)),
+     [put(), get()], rebound(Get, _charge=lambda s, msg, sign: None if sign < 0 else cqs._charge(s, msg, sign))),
     ("012-a", "An offloaded message is kept as elements only: it takes no entry.",
-     one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)], post(Put, _offloaded_without_entry)),
+     one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)],
+     _entries_charged(-1, lambda o: o.ok and o.offloaded)),
     ("012-b", "A get outside syncpoint frees the message's elements but not its entry.", one(size=8192, ratio=4),
      [put(1000), get()], rebound(Get, _remove=_keeping(_ELEMENTS_ONLY))),
 )

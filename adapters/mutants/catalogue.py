@@ -1,73 +1,50 @@
 """The mutant catalogue: every family's mutants in rule order, and the rules left without one.
 
-Each family module (``cqs_family``, ``offload_family``, ...) holds the mutants of
-its rules; this module only gathers them and says which rules have no mutant
-and why (``SKIPPED``), so that ``docs/MUTANTS.md`` and the tests can check that
-every rule with an observable effect has at least one.
+Each family module (``cqs_family``, ``offload_family``, ...) holds the mutants of its rules; this module only
+gathers them and says which rules have no mutant and why (``SKIPPED``), so that ``docs/MUTANTS.md`` and the tests
+can check that every rule with an observable effect has at least one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib import import_module
 
-from . import (
-    capacity_family,
-    cflevel_family,
-    cqs_family,
-    offload_family,
-    qdepth_family,
-    queue_family,
-    recovery_family,
-    topology_family,
-)
+from cfconform.reference_model.rules import RULES
+
 from .kit import Mutant
 
 _ADVICE = "advice or a worked example for choosing OFFLD3TH: no behaviour an implementation could get wrong"
 _SIZING = (
-    "a sizing-calculator rule (the model's own accounting against IBM's tables, `cfconform size`), "
-    "not a behaviour of an implementation; element accounting is implementation-defined and compared "
-    "with a tolerance"
+    "a sizing-calculator rule (the model's own accounting against IBM's tables, `cfconform size`), not a behaviour "
+    "of an implementation; element accounting is implementation-defined and compared with a tolerance"
 )
 _CONFIG = "configuration-time advice or naming: checked when the configuration is built, never by an operation"
 
 #: Rules with no mutant, and why (no observable effect an implementation could get wrong).
 SKIPPED: Mapping[str, str] = {
     "CQS-022": "inferred (no sentence says where new data objects of a queue in overflow mode go): no verdict",
-    "OFFLOAD-008": _ADVICE,
-    "OFFLOAD-009": _ADVICE,
-    "OFFLOAD-010": _ADVICE,
+    **{f"OFFLOAD-0{n:02d}": _ADVICE for n in (8, 9, 10)},
     "CAPACITY-007": "best-practice advice (INITSIZE and SIZE within a factor of 2): a warning, never an outcome",
-    "CAPACITY-011": (
-        "a freedom, not a constraint (z/OS may alter the entry:element ratio at any time): no outcome breaks it; "
-        "tests/gate/test_autoalter.py checks that the gate accepts an implementation that uses it"
-    ),
-    "TOPOLOGY-002": (
-        "checked when the configuration is built (at least one application structure); no operation "
-        "removes a structure, so no outcome can depend on it"
-    ),
-    "CFLEVEL-007": (
-        "RECOVER(YES) needs CFLEVEL(3): no document says DEFINE or ALTER refuses it below (ibm-facts 2.6), so "
-        "its only observable effect is CFLEVEL-002's refused persistent put"
-    ),
-    "QDEPTH-018": (
-        "MAXDEPTH's range is no sentence's (ibm-facts 4.2: 'Also undefined: MaxQDepth = 0'): an implementation "
-        "may accept more or refuse 0 (the tenth reading refuses it), so no fault breaks it"
-    ),
+    "CAPACITY-011": "a freedom, not a constraint (z/OS may alter the entry:element ratio at any time): no outcome "
+    "breaks it; tests/gate/test_autoalter.py checks that the gate accepts an implementation that uses it",
+    "TOPOLOGY-002": "checked when the configuration is built (at least one application structure); no operation "
+    "removes a structure, so no outcome can depend on it",
+    "CFLEVEL-007": "RECOVER(YES) needs CFLEVEL(3): no document says DEFINE or ALTER refuses it below (ibm-facts "
+    "2.6), so its only observable effect is CFLEVEL-002's refused persistent put",
+    "QDEPTH-018": "MAXDEPTH's range is no sentence's (ibm-facts 4.2: 'Also undefined: MaxQDepth = 0'): an "
+    "implementation may accept more or refuse 0 (the tenth reading refuses it), so no fault breaks it",
     "TOPOLOGY-007": f"CSQ_ADMIN sizing, {_CONFIG}",
     "TOPOLOGY-008": f"CSQ_ADMIN minimum sizes (Table 1), {_CONFIG}",
     "TOPOLOGY-014": f"the CFCC level (9 or higher) picks `cfconform size --admin`'s Table 1 edition, {_CONFIG}",
     "TOPOLOGY-010": f"the QSG name and structure-name prefix, {_CONFIG}",
-    "TOPOLOGY-015": (
-        "judged at open on a configuration record (judge/opening.py); an in-process mutant is handed the "
-        "model's validated Config and cannot open one; the eighth and ninth readings' faults TOP_QSG_LEN and "
-        "TOP_QSG_EQ_QMGR are its killed faults (tests/gate/test_forbidden_configurations.py)"
-    ),
+    "TOPOLOGY-015": "judged at open on a configuration record (judge/opening.py); an in-process mutant is handed the "
+    "model's validated Config and cannot open one; the eighth and ninth readings' faults TOP_QSG_LEN and "
+    "TOP_QSG_EQ_QMGR are its killed faults (tests/gate/test_forbidden_configurations.py)",
     "TOPOLOGY-011": f"CSQSYSAPPL's default queues and suggested sizes, {_CONFIG}",
     "TOPOLOGY-012": f"CSQSYSAPPL sizing (Table 3), {_CONFIG}",
     **{f"SIZING-00{n}": _SIZING for n in range(1, 6)},
 }
-
-_NO_SENTENCE = "no IBM sentence decides it (no sentence, no verdict)"
 
 #: Mutants retired because the fault they make breaks nothing a document decides: the gate does not
 #: judge it, so no correct checker can kill it.  IDs stay reserved (never reused or renumbered).
@@ -127,30 +104,13 @@ RETIRED: Mapping[str, str] = {
 #: not a retirement): they stay in the catalogue, and their checker test is an expected failure.
 CHECKER_GAPS: Mapping[str, str] = {}
 
-_FAMILIES = (
-    cqs_family,
-    offload_family,
-    cflevel_family,
-    capacity_family,
-    topology_family,
-    qdepth_family,
-    recovery_family,
-    queue_family,
+_FAMILIES = ("cqs", "offload", "cflevel", "capacity", "topology", "qdepth", "recovery", "queue")
+_ORDER = {r.id: i for i, r in enumerate(RULES)}
+#: Every family's mutants (``<name>_family.py``), in rule order.
+_ALL = sorted(
+    (m for f in _FAMILIES for m in import_module(f"{__package__}.{f}_family").MUTANTS),
+    key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id),
 )
-
-
-def _rule_order(rule: str) -> tuple[int, int]:
-    from cfconform.reference_model.rules import RULES
-
-    order = {r.id: i for i, r in enumerate(RULES)}
-    return order.get(rule, len(order)), int(rule.rsplit("-", 1)[1])
-
-
-def _gather(retired: bool = False) -> tuple[Mutant, ...]:
-    found = [m for family in _FAMILIES for m in family.MUTANTS if (m.id in RETIRED) == retired]
-    return tuple(sorted(found, key=lambda m: (_rule_order(m.rule), m.id)))
-
-
-MUTANTS: tuple[Mutant, ...] = _gather()
+MUTANTS: tuple[Mutant, ...] = tuple(m for m in _ALL if m.id not in RETIRED)
 #: The retired mutants themselves (kept for their IDs and history; never run).
-RETIRED_MUTANTS: tuple[Mutant, ...] = _gather(retired=True)
+RETIRED_MUTANTS: tuple[Mutant, ...] = tuple(m for m in _ALL if m.id in RETIRED)

@@ -1,12 +1,9 @@
 """Does a mutant's reproducer expose it?  Reading-aware comparison with the reference model.
 
-An implementation conforms if *one* admissible reading (``cfconform.reference_model.readings``)
-explains all its outcomes.  :func:`explaining_readings` searches for such a
-reading without enumerating every combination: it runs the model with a
-:class:`_Tracker` that records which ambiguities were consulted, and enumerates
-only those (growing the set whenever a run consults a new one).  The model is
-deterministic, so a reading's outcomes depend only on the ambiguities it
-consulted; the search is therefore exact.
+An implementation conforms if *one* admissible reading (``cfconform.reference_model.readings``) explains all its
+outcomes.  :func:`explaining_readings` finds one without enumerating every combination: a :class:`_Tracker` notes
+the ambiguities a run consults, and only those are enumerated (growing the set whenever a run consults a new one):
+the model is deterministic, so a reading's outcomes depend only on the ambiguities it consulted.
 """
 
 from __future__ import annotations
@@ -39,8 +36,7 @@ class _Tracker:
     """Stands in for :class:`Readings` and notes every ambiguity the model consults."""
 
     def __init__(self, readings: Readings, seen: set[str]) -> None:
-        self._readings = readings
-        self._seen = seen
+        self._readings, self._seen = readings, seen
 
     def __getattr__(self, name: str) -> Any:
         if name in AMBIGUITIES:
@@ -75,26 +71,20 @@ def reference_records(
 def explaining_readings(
     config: Config, scenario: Sequence[Any], observed: Records, only: Sequence[str] | None = None
 ) -> Readings | None:
-    """A reading combination under which the model produces ``observed``, or ``None``.
-
-    ``only`` restricts the search to those ambiguities (the others stay at their
-    defaults); by default every ambiguity the scenario consults is searched.
-    """
+    """A reading combination under which the model produces ``observed`` (or ``None``), searching every ambiguity
+    the scenario consults (only those in ``only``, if given; the others stay at their defaults)."""
     allowed = set(AMBIGUITIES if only is None else only)
     relevant: set[str] = set()
     while True:
         keys = sorted(relevant)
-        grown = False
         for combo in itertools.product(*(AMBIGUITIES[k].readings for k in keys)):
             readings = Readings(**dict(zip(keys, combo, strict=True)))
             seen: set[str] = set()
             records = reference_records(config, scenario, readings, seen)
-            new = (seen & allowed) - relevant
-            if new:
-                relevant |= new
-                grown = True
-                break
+            if (seen & allowed) - relevant:
+                relevant |= seen & allowed
+                break  # (a new ambiguity consulted: enumerate again, with it)
             if records == observed:
                 return readings
-        if not grown:
+        else:
             return None

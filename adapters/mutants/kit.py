@@ -1,19 +1,11 @@
 """Building blocks of the mutant catalogue: the record, the adapter and fault installers.
 
-A mutant is the reference model with one deliberate fault.  The fault is an
-*installer*: a function that receives the freshly opened
-:class:`~cfconform.reference_model.model.Model` and patches that one instance (never a
-module): it replaces entries of ``model._dispatch``, overrides an instance
-attribute (``acct``, ``lgmsgsz``, ``readings``, ...), or wraps a handler to
-post-process its outcomes.  Faults deep inside a rule function are made by
-:func:`rebind`, which copies a model function with some of its global names
-replaced, so the model's own code runs with one piece swapped and nothing
-global changes.
-
-Faults are coupled to the model's internal names (``mq._refusals``,
-``cqs.relieved``, ``events._toggle``, ...).  When a refactoring moves one,
-:func:`rebind` and :class:`Patched` refuse with a ``ValueError`` naming it, and
-``tests/adapters/test_mutants.py`` fails on the affected mutants.
+A fault is an *installer*: a function that receives the freshly opened
+:class:`~cfconform.reference_model.model.Model` and patches that one instance, never a module (an entry of
+``model._dispatch``, an instance attribute, a wrapped handler).  A fault inside a rule function is made by
+:func:`rebind`: a copy of a model function with some of its global names replaced, so the model's own code runs with
+one piece swapped.  When a refactoring moves a name a fault relies on, :func:`rebind` and :class:`Patched` refuse
+with a ``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -22,7 +14,6 @@ import copy
 import re
 import types
 from collections.abc import Callable, Mapping
-from functools import partial
 from typing import Any
 
 import attrs
@@ -42,59 +33,44 @@ Handler = Callable[[Model, Any], Outcome]
 MUTANT_ID = re.compile(r"^M-(?P<rule>[A-Z]+-\d{3})-[a-z]$")
 
 
-def _check_id(instance: Mutant, attribute: attrs.Attribute, value: str) -> None:
-    match = MUTANT_ID.match(value)
-    if match is None or match["rule"] != instance.rule:
-        raise ValueError(f"mutant id {value!r} must be M-<rule>-<letter> with rule {instance.rule!r}")
-
-
-def _check_mixes(instance: Mutant, attribute: attrs.Attribute, value: tuple[str, ...]) -> None:
-    unknown = [v for v in value if v not in AMBIGUITIES]
-    if unknown:
-        raise ValueError(f"mutant {instance.id}: unknown ambiguities {unknown}")
-
-
 @attrs.frozen
 class Mutant:
-    """One deliberately faulty implementation and its documented minimal reproducer.
+    """One faulty implementation (the model with ``patch`` installed) and its minimal reproducer (``config`` and
+    ``scenario``: no operation can be dropped).  ``mixes`` names the ambiguities a mixed-reading fault mixes: each
+    step matches some reading, but no single reading matches them all."""
 
-    Attributes:
-        id: ``M-<RULE>-<letter>``, e.g. ``M-OFFLOAD-002-a``.
-        rule: the rule ID the fault breaks (:attr:`sentence` is its documented sentence).
-        description: the fault, one sentence.
-        config: the configuration of the minimal reproducer.
-        scenario: the operations of the minimal reproducer; no single one can be dropped.
-        factory: ``factory()`` returns a fresh adapter with the fault.
-        mixes: ambiguity IDs whose readings the mutant mixes (empty for a plain fault);
-            each step of such a scenario may match *some* reading, but no single
-            reading matches them all.
-    """
-
-    id: str = attrs.field(validator=_check_id)
+    id: str
     rule: str
     description: str
     config: Config
     scenario: tuple[Any, ...] = attrs.field(converter=tuple)
-    factory: Callable[[], Adapter] = attrs.field(eq=False, repr=False)
-    mixes: tuple[str, ...] = attrs.field(default=(), converter=tuple, validator=_check_mixes)
+    patch: Install = attrs.field(eq=False, repr=False)
+    mixes: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+    def __attrs_post_init__(self) -> None:
+        match = MUTANT_ID.match(self.id)
+        if match is None or match["rule"] != self.rule or not set(self.mixes) <= set(AMBIGUITIES):
+            raise ValueError(f"mutant {self.id!r}: not M-{self.rule}-<letter>, or unknown ambiguities {self.mixes}")
 
     @property
     def sentence(self) -> str:
         """The documented sentence the fault breaks: its rule's quote in the rule catalogue."""
         return RULE_BY_ID[self.rule].citation.quote
 
+    def factory(self) -> Adapter:
+        """A fresh adapter with the fault."""
+        return MutantAdapter(self.id, self.patch, self.config.profile)
+
 
 class MutantAdapter(ReferenceAdapter):
-    """The reference model (default readings) with one fault installed after ``open``."""
+    """The reference model (default readings) with one fault installed after ``open``; it declares no reading
+    (the gate must infer them, and fail to for a mixed one) and claims only the profile its fault is built for."""
 
     def __init__(self, name: str, install: Install, profile: str = "mq") -> None:
         super().__init__(Readings(), name=name)
-        self._install = install
-        self._profile = profile
+        self._install, self._profile = install, profile
 
     def capabilities(self) -> Capabilities:
-        """A mutant declares no reading (the gate must infer them, and fail to for a mixed one) and
-        claims only the profile its fault is built for."""
         return Capabilities(name=self.name, profiles=(self._profile,))
 
     def open(self, config: Config) -> None:
@@ -104,18 +80,9 @@ class MutantAdapter(ReferenceAdapter):
 
 
 def family(name: str, *rows: tuple[Any, ...]) -> tuple[Mutant, ...]:
-    """One family's mutants, one row each: ``(suffix, description, config, scenario, patch[, mixes])``.
-
-    The ID is ``M-<name>-<suffix>`` (``suffix`` is ``NNN-x``), so the rule is ``<name>-NNN``; its sentence
-    is the rule catalogue's (:data:`cfconform.reference_model.rules.RULE_BY_ID`).  ``scenario`` is the
-    smallest reproducer, ``patch`` the installer that changes one rule function of the model.
-    """
-    found = []
-    for suffix, description, config, scenario, patch, *mixes in rows:
-        mid = f"M-{name}-{suffix}"
-        factory = partial(MutantAdapter, mid, patch, config.profile)
-        found.append(Mutant(mid, f"{name}-{suffix[:3]}", description, config, scenario, factory, *mixes))
-    return tuple(found)
+    """One family's mutants, one row each: ``(suffix, description, config, scenario, patch[, mixes])``; the ID is
+    ``M-<name>-<suffix>``, the rule ``<name>-NNN`` (``suffix`` is ``NNN-x``)."""
+    return tuple(Mutant(f"M-{name}-{row[0]}", f"{name}-{row[0][:3]}", *row[1:]) for row in rows)
 
 
 # -- function and module rebinding --------------------------------------------------
@@ -129,11 +96,8 @@ def rebind(fn: Callable[..., Any], **names: Any) -> Callable[..., Any]:
     unknown = [n for n in names if n not in _names(fn.__code__)]
     if unknown:
         raise ValueError(f"{fn.__qualname__} does not refer to {unknown}")
-    globals_ = dict(fn.__globals__)
-    globals_.update(names)
-    new = types.FunctionType(fn.__code__, globals_, fn.__name__, fn.__defaults__, fn.__closure__)
-    new.__kwdefaults__ = fn.__kwdefaults__
-    new.__qualname__ = fn.__qualname__
+    new = types.FunctionType(fn.__code__, fn.__globals__ | names, fn.__name__, fn.__defaults__, fn.__closure__)
+    new.__kwdefaults__, new.__qualname__ = fn.__kwdefaults__, fn.__qualname__
     return new
 
 
@@ -144,8 +108,7 @@ class Patched:
         missing = [n for n in overrides if not hasattr(base, n)]
         if missing:
             raise ValueError(f"{base.__name__} has no {missing}")
-        self._base = base
-        self.__dict__.update(overrides)
+        self.__dict__.update(overrides, _base=base)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
@@ -170,43 +133,29 @@ def chain(*installs: Install) -> Install:
     return install
 
 
-def wrap(op_type: type, make: Callable[[Handler], Handler]) -> Install:
-    """Replace the handler of ``op_type`` by ``make(original_handler)``."""
+def wrap(op_type: type | tuple[type, ...], make: Callable[[Handler], Handler]) -> Install:
+    """Replace the handler of ``op_type`` (or of each of a tuple of them) by ``make(original_handler)``."""
 
     def install(model: Model) -> None:
-        model._dispatch[op_type] = make(model._dispatch[op_type])
+        for one in op_type if isinstance(op_type, tuple) else (op_type,):
+            model._dispatch[one] = make(model._dispatch[one])
 
     return install
 
 
-def rebound(op_type: type, **names: Any) -> Install:
+def rebound(op_type: type | tuple[type, ...], **names: Any) -> Install:
     """Run the model's own handler of ``op_type`` with some global names replaced (:func:`rebind`)."""
     return wrap(op_type, lambda original: rebind(original, **names))
 
 
-def post(op_type: type, fn: Callable[[Model, Any, Outcome], Outcome]) -> Install:
+def post(op_type: type | tuple[type, ...], fn: Callable[[Model, Any, Outcome], Outcome]) -> Install:
     """Post-process the outcomes of ``op_type``: ``fn(model, op, outcome) -> outcome``."""
-
-    def make(original: Handler) -> Handler:
-        def handler(model: Model, op: Any) -> Outcome:
-            return fn(model, op, original(model, op))
-
-        return handler
-
-    return wrap(op_type, make)
+    return wrap(op_type, lambda original: lambda model, op: fn(model, op, original(model, op)))
 
 
 def pre(op_type: type, fn: Callable[[Model, Any], Outcome | None]) -> Install:
     """Answer ``op_type`` with ``fn(model, op)`` when it returns an outcome, else as the model does."""
-
-    def make(original: Handler) -> Handler:
-        def handler(model: Model, op: Any) -> Outcome:
-            out = fn(model, op)
-            return original(model, op) if out is None else out
-
-        return handler
-
-    return wrap(op_type, make)
+    return wrap(op_type, lambda original: lambda m, op: original(m, op) if (out := fn(m, op)) is None else out)
 
 
 def around(op_type: type, before: Callable[[Model, Any], Any], after: Callable[..., None] | None = None) -> Install:
@@ -227,13 +176,14 @@ def around(op_type: type, before: Callable[[Model, Any], Any], after: Callable[.
 
 
 def during(op_type: type, target: Callable[[Model, Any], Any], **values: Any) -> Install:
-    """``op_type`` handled by the model while ``target(model, op)`` (unless None) has the attributes ``values``."""
+    """``op_type`` handled by the model while ``target(model, op)`` (unless None) has the attributes ``values``
+    (a value may be ``fn(model, op)`` giving one)."""
 
     def before(model: Model, op: Any) -> tuple[Any, dict[str, Any]]:
         obj = target(model, op)
         saved = {} if obj is None else {k: getattr(obj, k) for k in values}
-        for key in saved:
-            setattr(obj, key, values[key])
+        for k in saved:
+            setattr(obj, k, values[k](model, op) if callable(values[k]) else values[k])
         return obj, saved
 
     return around(op_type, before, lambda model, op, kept: [setattr(kept[0], k, v) for k, v in kept[1].items()])
@@ -242,18 +192,13 @@ def during(op_type: type, target: Callable[[Model, Any], Any], **values: Any) ->
 def reading(op_type: type, **choose: Any) -> Install:
     """``op_type`` handled under other readings (a mixed-reading fault): each ``choose[name]`` a reading, or
     ``fn(model, op)`` giving one."""
-
-    def before(model: Model, op: Any) -> Readings:
-        saved = model.readings
-        model.readings = attrs.evolve(saved, **{k: f(model, op) if callable(f) else f for k, f in choose.items()})
-        return saved
-
-    return around(op_type, before, lambda model, op, saved: setattr(model, "readings", saved))
+    pick = lambda m, op: attrs.evolve(m.readings, **{k: f(m, op) if callable(f) else f for k, f in choose.items()})  # noqa: E731
+    return during(op_type, lambda model, op: model, readings=pick)
 
 
-def refuse(op_type: type, when: Callable[[Model, Any], Any], kind: str, reason: int, rule: str) -> Install:
+def refuse(op_type: Any, when: Callable[[Model, Any], Any], reason: int, rule: str) -> Install:
     """Refuse ``op_type`` with ``reason`` under ``rule`` where ``when(model, op)`` holds."""
-    return pre(op_type, lambda m, op: Outcome(kind, False, reason, (rule,)) if when(m, op) else None)
+    return pre(op_type, lambda m, op: Outcome(op_type.KIND, False, reason, (rule,)) if when(m, op) else None)
 
 
 def reason_for(op_type: type, old: Any, new: Any, when: Callable[[Model, Any], Any] | None = None) -> Install:
@@ -269,8 +214,7 @@ def reason_for(op_type: type, old: Any, new: Any, when: Callable[[Model, Any], A
 
 def state(model: Model, key: str) -> dict[Any, Any]:
     """Private per-model state of a fault (kept on the model instance, so it dies with it)."""
-    store = model.__dict__.setdefault("_mutant_state", {})
-    return store.setdefault(key, {})
+    return model.__dict__.setdefault("_mutant_state", {}).setdefault(key, {})
 
 
 #: A changed copy of an outcome (outcomes are values: never mutate one).
@@ -278,9 +222,8 @@ evolve = attrs.evolve
 
 
 def lenient(op_type: type, rule: str, when: Callable[[Model, Any], bool] | None = None) -> Install:
-    """Skip the validation of ``rule``: a definition command (DEFINE or ALTER of a CFSTRUCT or QLOCAL) the
-    model rejects as INVALID under ``rule`` (and, if given, where ``when(model, op)`` holds, checked before
-    the command runs) is carried out unchecked: again, with every rule's bounds lifted
+    """Skip the validation of ``rule``: a DEFINE or ALTER the model rejects as INVALID under ``rule`` (where
+    ``when(model, op)``, if given, holds before it runs) is carried out again with every rule's bounds lifted
     (:func:`cfconform.reference_model.validation.lenient`)."""
 
     def make(original: Handler) -> Handler:

@@ -1,13 +1,11 @@
 """Mutants of the MQ offload rules (OFFLOAD-*), profile ``mq``: one row each (:func:`.kit.family`).
 
-Offload reproducers keep away from equality (so both ``offload_compare``
-readings agree) unless they pin a reading on purpose, and use one element per
-entry with messages of one element, so the three ``offload_usage_metric``
-readings agree too.  Rules are set per reproducer with :func:`rules`: a
-threshold of 0 with a size of 0 offloads every message once the structure is
-in use at all (a message put into an empty structure is at the boundary of
-"more than 0% full", where either answer stands: OFFLOAD-014), so such a
-reproducer puts a first message before the one it judges.
+Offload reproducers keep away from equality (so both ``offload_compare`` readings agree) unless they pin a reading
+on purpose, and use one element per entry with messages of one element, so the three ``offload_usage_metric``
+readings agree too.  Rules are set per reproducer with :func:`rules`: a threshold of 0 with a size of 0 offloads
+every message once the structure is in use at all (a message put into an empty structure is at the boundary of "more
+than 0% full", where either answer stands: OFFLOAD-014), so such a reproducer puts a first message before the one it
+judges.
 """
 
 from __future__ import annotations
@@ -50,10 +48,6 @@ def _one(m: Any, s: Any, r: Any, ln: int, strict: bool, metric: str) -> Any:
     return offload._ruled(m, s, (r,), ln, strict, metric)
 
 
-def _anded(m: Any, s: Any, rules: Any, *a: Any) -> Any:
-    return rules[0] if rules and all(_one(m, s, r, *a) for r in rules) else None
-
-
 def _only(keep: Any) -> Any:
     """The model's rules (n, th, sz) where ``keep(n, th, sz)``."""
     return deciding(_pairs=lambda d: [r for r in offload._pairs(d) if keep(*r)])
@@ -79,7 +73,8 @@ MUTANTS = family(
     ("002-a", "A rule offloads when usage OR size exceeds its limit (the pre-PI21909 behaviour).", one(**DEFAULT_RULES),
      [put(1)], deciding(_ruled=_each(lambda m, s, r, ln, strict, mt: m.usage(s, mt) > r[1] or ln > r[2]))),
     ("002-b", "A message is offloaded only when all three rules hold (rules AND-ed).",
-     one(size=6324, ratio=120), [put(K33), put(K33), put(18500), put(K33)], deciding(_ruled=_anded)),
+     one(size=6324, ratio=120), [put(K33), put(K33), put(18500), put(K33)],
+     deciding(_ruled=lambda m, s, rules, *a: rules[0] if rules and all(_one(m, s, r, *a) for r in rules) else None)),
     ("002-c", "Each OFFLDnTH is paired with the next rule's OFFLDnSZ.", one(**rules((0, 32 * KB), (100, 0), None)),
      [put(1), put(1)], _sizes(lambda n, sz, rules: rules[n % 3][2])),
     ("002-d", "Mixed reading: '>' for rule 1 but '>=' for rule 2.",

@@ -1,13 +1,8 @@
 """Mutants of the queue depth event rules (QDEPTH-001..017), profile ``mq``: one row each (:func:`.kit.family`).
 
-Reproducers use MAXDEPTH 4 with QDEPTHHI(25) and QDEPTHLO(0), so that one put
-reaches the high limit and one get the low limit under every
-``qdepth_percent`` reading (``MAXDEPTH(0)`` makes the first put a Queue Full),
-and one queue manager unless the rule is about the others.
-
-:func:`fire_with` runs :func:`cfconform.reference_model.events.fire` with one of its rule
-functions swapped (``_toggle``, ``_issue``, ``_issuers``), :func:`firing` another ``fire`` and
-:func:`thresholds` other conversions of QDEPTHHI/QDEPTHLO, in MQPUT and MQGET.
+Reproducers use MAXDEPTH 4 with QDEPTHHI(25) and QDEPTHLO(0), so that one put reaches the high limit and one get the
+low limit under every ``qdepth_percent`` reading (``MAXDEPTH(0)`` makes the first put a Queue Full), and one queue
+manager unless the rule is about the others.
 """
 
 from __future__ import annotations
@@ -20,37 +15,12 @@ import attrs
 from cfconform.reference_model import events, mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import (
-    AlterQueue,
-    Backout,
-    Commit,
-    Get,
-    Inspect,
-    Put,
-    ResetQstats,
-    StartQmgr,
-    StopQmgr,
-)
+from cfconform.reference_model.operations import AlterQueue, Backout, Commit, Get, Put, ResetQstats, StartQmgr, StopQmgr
 from cfconform.reference_model.outcomes import EventMessage, Outcome
 from cfconform.reference_model.state import Queue
 
-from .kit import (
-    Patched,
-    around,
-    chain,
-    evolve,
-    family,
-    lenient,
-    post,
-    pre,
-    reading,
-    reason_for,
-    rebind,
-    rebound,
-    refuse,
-    state,
-)
-from .mq_common import get, mq_config, put, qd, sd, with_defn
+from .kit import Patched, around, chain, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse, state
+from .mq_common import INSPECT, full_at, get, mq_config, put, qd, sd
 
 
 def firing(fire: Callable[..., tuple[EventMessage, ...]]) -> Callable[[Model], None]:
@@ -68,12 +38,12 @@ def fire_with(**names: Any) -> Callable[[Model], None]:
 def issuing(others: Callable[[Model, Any], bool], coordinator: bool = True) -> Callable[[Model], None]:
     """The coordinator (PERFMEV ENABLED; none unless ``coordinator``) and the other queue managers
     where ``others(model, m)`` holds issue the event messages."""
-
-    def issuers(model: Model, c: Any) -> list[str]:
-        first = [c.name] if c.perfmev and coordinator else []
-        return first + [m.name for m in model.qmgrs.values() if m is not c and others(model, m)]
-
-    return fire_with(_issuers=issuers)
+    return fire_with(
+        _issuers=lambda model, c: (
+            [c.name] * (c.perfmev and coordinator)
+            + [m.name for m in model.qmgrs.values() if m is not c and others(model, m)]
+        )
+    )
 
 
 def messages(message: Callable[..., EventMessage]) -> Callable[[Model], None]:
@@ -82,9 +52,13 @@ def messages(message: Callable[..., EventMessage]) -> Callable[[Model], None]:
 
 
 def thresholds(*, high: Any = events.high_reached, low: Any = events.low_reached) -> Callable[[Model], None]:
-    """Install other ``high_reached``/``low_reached`` conversions into MQPUT and MQGET."""
-    ns = Patched(events, high_reached=high, low_reached=low)
-    return chain(rebound(Put, events=ns), rebound(Get, events=ns))
+    """Other ``high_reached``/``low_reached`` conversions of QDEPTHHI/QDEPTHLO in MQPUT and MQGET."""
+    return rebound((Put, Get), events=Patched(events, high_reached=high, low_reached=low))
+
+
+def _toggles(changes: dict[str, dict[str, bool]]) -> Callable[[Model], None]:
+    """Event kinds in ``changes`` set these switches instead (``events.SWITCHES``)."""
+    return fire_with(_toggle=rebind(events._toggle, SWITCHES=events.SWITCHES | changes))
 
 
 def _correl_each(model: Model, q: Queue, kind: str, detector: str) -> tuple[EventMessage, ...]:
@@ -94,10 +68,6 @@ def _correl_each(model: Model, q: Queue, kind: str, detector: str) -> tuple[Even
         return found
     model.correl += len(found) - 1
     return tuple(attrs.evolve(e, correl=e.correl + i) for i, e in enumerate(found))
-
-
-def cumulative_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
-    return EventMessage(qmgr, kind, q.defn.name, correl, *q.stats.get(qmgr, (0, 0)))
 
 
 def group_totals_message(q: Queue, qmgr: str, kind: str, correl: int) -> EventMessage:
@@ -125,13 +95,9 @@ def also_fires(kind: str, when: Callable[[Model, Queue], bool]) -> Callable[[Mod
     def fn(model: Model, op: Put, out: Outcome) -> Outcome:
         q = model.queues[op.queue]
         fired = events.fire(model, q, kind, op.qmgr) if out.ok and when(model, q) else ()
-        return evolve(out, events=out.events + fired) if fired else out
+        return attrs.evolve(out, events=out.events + fired) if fired else out
 
     return post(Put, fn)
-
-
-def _low(model: Model, q: Queue) -> bool:
-    return q.lo and events.low_reached(q.depth, q.defn.qdepthlo, q.defn.maxdepth, model.readings.qdepth_percent)
 
 
 def _save_switches(model: Model, op: Put) -> None:
@@ -141,8 +107,9 @@ def _save_switches(model: Model, op: Put) -> None:
         state(model, "switches").setdefault(op.qmgr, {}).setdefault(op.queue, (q.hi, q.lo, q.max))
 
 
-def _restore_switches(model: Model, op: Backout, out: Outcome) -> Outcome:
-    for name, (hi, lo, mx) in state(model, "switches").pop(op.qmgr, {}).items():
+def _restore_switches(model: Model, op: Backout | Commit, out: Outcome) -> Outcome:
+    """The end of a unit of work forgets the switches kept; a backout restores them."""
+    for name, (hi, lo, mx) in state(model, "switches").pop(op.qmgr, {}).items() if isinstance(op, Backout) else ():
         model.queues[name].hi, model.queues[name].lo, model.queues[name].max = hi, lo, mx
     return out
 
@@ -154,21 +121,13 @@ def _held(model: Model, op: Any, out: Outcome) -> Outcome:
         if not (op.syncpoint and out.events):
             return out
         held[op.qmgr] = held.get(op.qmgr, ()) + out.events
-        return evolve(out, events=())
+        return attrs.evolve(out, events=())
     kept = held.pop(op.qmgr, ())
-    return evolve(out, events=out.events + kept) if isinstance(op, Commit) else out
+    return attrs.evolve(out, events=out.events + kept) if isinstance(op, Commit) else out
 
 
-def depth_unlimited(model: Model, op: Put) -> Outcome | None:
-    q = model.queues[op.queue]
-    if q.depth < q.defn.maxdepth:
-        return None
-    return with_defn(q, {"maxdepth": 999_999_999}, lambda: mq.put(model, op))
-
-
-def _stopped(model: Model, op: StopQmgr, out: Outcome) -> Outcome:
-    state(model, "stopped")[op.qmgr] = True
-    return out
+def _enabled(model: Model, m: Any) -> bool:
+    return m.active and m.perfmev  # (the model's test for the other queue managers)
 
 
 def q1(**fields: Any) -> Any:
@@ -178,19 +137,6 @@ def q1(**fields: Any) -> Any:
 
 def cfg(*queues: Any, **kw: Any) -> Any:
     return mq_config(sd(), queues=list(queues) or [q1(qdphiev=True)], **kw)
-
-
-def _toggles(changes: dict[str, dict[str, bool]]) -> Any:
-    """Event kinds in ``changes`` set these switches instead (``events.SWITCHES``)."""
-    return fire_with(_toggle=rebind(events._toggle, SWITCHES=events.SWITCHES | changes))
-
-
-def _no_qfull(m: Model, q: Queue, kind: str, det: str) -> Any:
-    return () if kind == "QFULL" else events.fire(m, q, kind, det)
-
-
-def _enabled(model: Model, m: Any) -> bool:
-    return m.active and m.perfmev  # (the model's test for the other queue managers)
 
 
 TWO = ("QM01", "QM02")
@@ -207,11 +153,12 @@ MUTANTS = family(
     ("002-a", "Queue Depth Low only when depth falls below QDEPTHLO, not when it reaches it.", cfg(q1(qdploev=True)),
      [put(), get()], thresholds(low=lambda d, pct, md, reading: 100 * d < pct * md)),
     ("002-b", "Queue Depth Low is also checked on puts.", cfg(q1(qdploev=True, qdepthlo=50)), [put()],
-     also_fires("QDPLO", _low)),
+     also_fires("QDPLO", lambda m, q: q.lo and events.low_reached(q.depth, q.defn.qdepthlo, q.defn.maxdepth,
+                                                                  m.readings.qdepth_percent))),
     ("002-c", "Queue Depth Low is raised although QDPLOEV is DISABLED.", cfg(q1()), [put(), get()],
      ignoring_switch(Get, "lo")),
     ("003-a", "No Queue Full event: the rejected put is all that happens.", cfg(q1(**_FULL)), [put()],
-     rebound(Put, _queue_full=rebind(mq._queue_full, events=Patched(events, fire=_no_qfull)))),
+     firing(lambda m, q, kind, det: () if kind == "QFULL" else events.fire(m, q, kind, det))),
     ("003-b", "Queue Full is raised by the put that fills the queue, not the first one rejected.",
      cfg(q1(maxdepth=1, qdpmaxev=True)), [put()],
      also_fires("QFULL", lambda m, q: q.max and q.depth >= q.defn.maxdepth)),
@@ -225,26 +172,26 @@ MUTANTS = family(
      [put(), put()], _toggles({"QDPHI": {"hi": False, "lo": True}})),
     ("005-a", "A low event does not enable QDPHIEV.", cfg(q1(qdploev=True)), [put(), get(), put()],
      _toggles({"QDPLO": {"lo": False, "max": True}})),
-    ("005-b", "A low event leaves QDPLOEV ENABLED.", cfg(q1(qdploev=True)), [put(), get(), Inspect()],
+    ("005-b", "A low event leaves QDPLOEV ENABLED.", cfg(q1(qdploev=True)), [put(), get(), INSPECT],
      _toggles({"QDPLO": {"hi": True, "max": True}})),
-    ("005-c", "A low event does not enable QDPMAXEV.", cfg(q1(qdploev=True)), [put(), get(), Inspect()],
+    ("005-c", "A low event does not enable QDPMAXEV.", cfg(q1(qdploev=True)), [put(), get(), INSPECT],
      _toggles({"QDPLO": {"hi": True, "lo": False}})),
     ("006-a", "A Queue Full event leaves QDPMAXEV ENABLED (repeated Queue Full events).", cfg(q1(**_FULL)),
      [put(), put()], _toggles({"QFULL": {"lo": True}})),
-    ("006-b", "A Queue Full event does not enable QDPLOEV.", cfg(q1(**_FULL)), [put(), Inspect()],
+    ("006-b", "A Queue Full event does not enable QDPLOEV.", cfg(q1(**_FULL)), [put(), INSPECT],
      _toggles({"QFULL": {"max": False}})),
-    ("006-c", "A Queue Full event enables QDPHIEV.", cfg(q1(**_FULL)), [put(), Inspect()],
+    ("006-c", "A Queue Full event enables QDPHIEV.", cfg(q1(**_FULL)), [put(), INSPECT],
      _toggles({"QFULL": {"hi": True, "lo": True, "max": False}})),
     ("006-d", "Mixed reading: Queue Full disables QDPHIEV on shared queues only.",
      cfg(q1(**_FULL, qdphiev=True), qd("Q2", None, qmgr="QM01", maxdepth=0, qdphiev=True, qdpmaxev=True)),
-     [put(), put(queue="Q2"), Inspect()],
+     [put(), put(queue="Q2"), INSPECT],
      reading(Put, qfull_hi_flag=lambda m, op: "disabled" if m.queues[op.queue].defn.cfstruct else "unchanged"),
      ("qfull_hi_flag",)),
     ("007-a", "Shared-queue switches are not toggled when the detecting queue manager has PERFMEV(DISABLED).",
-     cfg(perfmev_disabled=("QM01",)), [put(), Inspect()],
+     cfg(perfmev_disabled=("QM01",)), [put(), INSPECT],
      firing(lambda m, q, kind, det: events.fire(m, q, kind, det) if m.qmgrs[det].perfmev else ())),
     ("008-a", "A nonshared queue's switches toggle while PERFMEV is DISABLED.",
-     cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put(), Inspect()],
+     cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put(), INSPECT],
      firing(lambda m, q, kind, det: (events._toggle(m, q, kind), events.fire(m, q, kind, det))[1])),
     ("008-b", "A nonshared queue issues event messages while PERFMEV is DISABLED.",
      cfg(qd("Q1", None, qmgr="QM01", **_LOCAL), perfmev_disabled=("QM01",)), [put()],
@@ -255,7 +202,8 @@ MUTANTS = family(
      issuing(_enabled, coordinator=False)),
     ("009-c", "The first queue manager of the group issues its event message first, not the one that detected "
      "the event (the coordinator issues its own, then broadcasts).", cfg(qmgrs=TWO), [put(qmgr="QM02")],
-     post(Put, lambda m, op, o: evolve(o, events=tuple(sorted(o.events, key=lambda e: list(m.qmgrs).index(e.qmgr)))))),
+     post(Put, lambda m, op, o: attrs.evolve(
+         o, events=tuple(sorted(o.events, key=lambda e: list(m.qmgrs).index(e.qmgr)))))),
     ("010-a", "Each queue manager's event message gets a CorrelId of its own.", cfg(qmgrs=TWO), [put()],
      firing(_correl_each)),
     ("010-b", "Only the detecting queue manager issues an event message.", cfg(qmgrs=TWO), [put()],
@@ -267,14 +215,14 @@ MUTANTS = family(
      cfg(q1(qdphiev=True), qmgrs=TWO, perfmev_disabled=("QM01",)), [put(), get()],
      fire_with(_silenced=lambda m, c, kind: kind != "QDPHI" and not c.perfmev), ("event_broadcast",)),
     ("011-a", "MsgEnqCount/MsgDeqCount are not reset by an event message (cumulative).", cfg(q1(qdphiev=True)),
-     [put(), get()], messages(cumulative_message)),
+     [put(), get()],
+     messages(lambda q, qmgr, kind, c: EventMessage(qmgr, kind, q.defn.name, c, *q.stats.get(qmgr, (0, 0))))),
     ("011-b", "Each event message carries the group's totals, not its queue manager's.",
      cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], messages(group_totals_message)),
     ("012-a", "A backout restores the event switches.", cfg(), [put(syncpoint=True), Backout("QM01"), put()],
-     chain(pre(Put, _save_switches), post(Backout, _restore_switches),
-           post(Commit, lambda m, op, o: (state(m, "switches").pop(op.qmgr, None), o)[1]))),
+     chain(pre(Put, _save_switches), post((Backout, Commit), _restore_switches))),
     ("012-b", "Events of puts under syncpoint are held until commit.", cfg(), [put(syncpoint=True)],
-     chain(post(Put, _held), post(Commit, _held), post(Backout, _held))),
+     post((Put, Commit, Backout), _held)),
     ("013-a", "QDEPTHHI percent is rounded to the nearest count.",
      cfg(q1(maxdepth=10, qdepthhi=12, qdphiev=True), qd("Q2", maxdepth=10, qdepthhi=17, qdphiev=True)),
      [put(), put(queue="Q2")], thresholds(high=lambda d, pct, md, reading: d >= (pct * md + 50) // 100)),
@@ -290,21 +238,20 @@ MUTANTS = family(
     ("014-b", "MAXDEPTH above 999999999 is accepted.", cfg(), [AlterQueue("Q1", {"maxdepth": 1_000_000_000})],
      lenient(AlterQueue, "QDEPTH-014")),
     ("014-c", "MAXDEPTH(0) is rejected.", cfg(), [AlterQueue("Q1", {"maxdepth": 0})],
-     refuse(AlterQueue, lambda m, op: dict(op.changes).get("maxdepth") == 0, "alter_queue", rc.CMD_INVALID,
-            "QDEPTH-014")),
-    ("015-a", "MAXDEPTH is not enforced.", cfg(q1(maxdepth=0)), [put()], pre(Put, depth_unlimited)),
+     refuse(AlterQueue, lambda m, op: dict(op.changes).get("maxdepth") == 0, rc.CMD_INVALID, "QDEPTH-014")),
+    ("015-a", "MAXDEPTH is not enforced.", cfg(q1(maxdepth=0)), [put()], full_at(lambda q: 999_999_999)),
     ("015-b", "The queue is full one message early (depth + 1 >= MAXDEPTH).", cfg(q1(maxdepth=1)), [put()],
-     refuse(Put, lambda m, op: m.queues[op.queue].depth + 1 >= m.queues[op.queue].defn.maxdepth, "put",
-            rc.MQRC_Q_FULL, "QDEPTH-015")),
+     refuse(Put, lambda m, op: (q := m.queues[op.queue]).depth + 1 >= q.defn.maxdepth, rc.MQRC_Q_FULL, "QDEPTH-015")),
     # plenty of room (Table 2): not a full structure
     ("015-c", "A put to a full queue fails with 2192 instead of 2053.",
      mq_config(sd(size=8192), queues=[q1(maxdepth=0)]),
-     [Inspect(), put()], reason_for(Put, rc.MQRC_Q_FULL, rc.MQRC_STORAGE_MEDIUM_FULL)),
+     [INSPECT, put()], reason_for(Put, rc.MQRC_Q_FULL, rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("016-a", "A stopped queue manager still issues event messages.", cfg(qmgrs=TWO), [StopQmgr("QM02"), put()],
      issuing(lambda model, m: m.perfmev)),
     ("016-b", "A restarted queue manager is still taken as inactive: it issues no event messages.", cfg(qmgrs=TWO),
      [StopQmgr("QM02"), StartQmgr("QM02"), put()],
-     chain(post(StopQmgr, _stopped), issuing(lambda m, qm: _enabled(m, qm) and qm.name not in state(m, "stopped")))),
+     chain(post(StopQmgr, lambda m, op, o: state(m, "stopped").update({op.qmgr: True}) or o),
+           issuing(lambda m, qm: _enabled(m, qm) and qm.name not in state(m, "stopped")))),
     ("017-a", "RESET QSTATS is acknowledged but resets nothing.", cfg(q1(qdepthhi=50, qdphiev=True)),
      [put(), ResetQstats("QM01", "Q1"), put()],
      pre(ResetQstats, lambda model, op: Outcome("reset_qstats", rules=("QDEPTH-017",)))),

@@ -1,7 +1,7 @@
 """Mutants of the queue semantics the rules rely on (QUEUE-001..005), profiles ``mq`` and ``cqs``: one row each.
 
-Reproducers tag their messages 1, 2, ... so that gets show the order, and use
-Inspect where only the reported depth is wrong.
+Reproducers tag their messages 1, 2, ... so that gets show the order, and use Inspect where only the reported depth
+is wrong.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from cfconform.reference_model.operations import Backout, Commit, Get, Inspect, 
 from cfconform.reference_model.outcomes import MQRC_NO_MSG_AVAILABLE, Outcome
 
 from .cqs_family import cfg as cqs_cfg
-from .kit import around, during, evolve, family, post, pre, rebind, rebound
-from .mq_common import get, mq_config, one, put, qd, sd, structure_of, with_defn
+from .kit import around, during, evolve, family, post, rebind, rebound
+from .mq_common import INSPECT, full_at, get, mq_config, one, put, qd, sd, structure_of
 
 
 def _reverse(model: Model, op: Get, *_: Any) -> None:
@@ -71,14 +71,6 @@ def _depth_view(adjust: Any) -> Any:
     return post(Inspect, fn)
 
 
-def _maxdepth_committed_only(model: Model, op: Put) -> Outcome | None:
-    q = model.queues[op.queue]
-    pending = sum(1 for m in q.msgs if m.uncommitted)
-    if not pending or q.depth < q.defn.maxdepth:
-        return None
-    return with_defn(q, {"maxdepth": q.defn.maxdepth + pending}, lambda: mq.put(model, op))
-
-
 _qmgr = lambda model, op: model.qmgrs[op.qmgr]  # noqa: E731
 _COMMIT_ALL = lambda model, qm, commit: mq._settle(model, qm, True)  # noqa: E731
 
@@ -107,12 +99,12 @@ MUTANTS = family(
      rebound(Backout, _settle=rebind(mq._settle, _kept=lambda action, commit: action == "put" and commit))),
     ("003-d", "A get under syncpoint frees the message's storage before commit.", one(),
      [put(), get(syncpoint=True)], post(Get, _usage_without_locked)),
-    ("004-a", "Depth leaves out uncommitted puts.", one(), [put(syncpoint=True), Inspect()],
+    ("004-a", "Depth leaves out uncommitted puts.", one(), [put(syncpoint=True), INSPECT],
      _depth_view(lambda q: -sum(1 for m in q.msgs if m.uncommitted))),
-    ("004-b", "Depth includes messages got under syncpoint.", one(), [put(), get(syncpoint=True), Inspect()],
+    ("004-b", "Depth includes messages got under syncpoint.", one(), [put(), get(syncpoint=True), INSPECT],
      _depth_view(lambda q: sum(1 for m in q.msgs if m.locked))),
     ("004-c", "MAXDEPTH is checked against committed messages only.", one(queues=[qd(maxdepth=1)]),
-     [put(syncpoint=True), put()], pre(Put, _maxdepth_committed_only)),
+     [put(syncpoint=True), put()], full_at(lambda q: q.defn.maxdepth + sum(m.uncommitted for m in q.msgs))),
     ("005-a", "A stopped queue manager can still put.", one(), [StopQmgr("QM01"), put()],
      during(Put, _qmgr, active=True)),
     ("005-b", "Stopping a queue manager commits its unit of work.", mq_config(sd(), qmgrs=("QM01", "QM02")),

@@ -1,7 +1,7 @@
 """Mutants of the backup and recovery rules (RECOVERY-001..008), profile ``mq``: one row each.
 
-Reproducers use a CFLEVEL(3) RECOVER(YES) structure; a RECOVER outcome reports
-the structure's usage, which shows what was restored without a get.
+Reproducers use a CFLEVEL(3) RECOVER(YES) structure; a RECOVER outcome reports the structure's usage, which shows
+what was restored without a get.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import attrs
 from cfconform.reference_model import mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import Backup, FailStructure, Get, Inspect, Put, Recover, StopQmgr
+from cfconform.reference_model.operations import Backup, FailStructure, Get, Put, Recover, StopQmgr
 from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Message, Queue, Structure
 
 from .kit import around, chain, during, family, post, pre, reason_for, rebind, rebound, refuse, state, wrap
-from .mq_common import get, mq_config, one, put, sd, structure_of
+from .mq_common import INSPECT, get, mq_config, one, put, sd, structure_of
 
 BACKUP, FAIL = Backup("QM01", "APP1"), FailStructure("APP1")
 RECOVER, PURGE = Recover("APP1"), Recover("APP1", purge=True)
@@ -53,10 +53,6 @@ def _image_only(model: Model, s: Structure) -> dict[str, list[Message]]:
     """RECOVERY-003 fault: RECOVER restores the backup image without replaying the log."""
     image = state(model, "images").get(s.defn.name, set())
     return {name: [m for m in msgs if m.seq in image] for name, msgs in s.failure_snapshot.items()}
-
-
-def _of(model: Model, op: Any) -> Structure:
-    return structure_of(model, op.queue)  # type: ignore[return-value]
 
 
 def _recover_unrecoverable(model: Model, op: Recover) -> Outcome | None:
@@ -94,26 +90,25 @@ MUTANTS = family(
     ("001-b", "BACKUP CFSTRUCT answers ok but records no backup.", one(**RECOVERABLE), [BACKUP, FAIL, RECOVER],
      post(Backup, lambda m, op, o: (setattr(m.structures[op.cfstruct], "backup_taken", False), o)[1])),
     ("001-c", "BACKUP CFSTRUCT is refused above CFLEVEL(3).", one(cflevel=5, recover=True), [BACKUP],
-     refuse(Backup, lambda m, op: m.structures[op.cfstruct].defn.cflevel > 3, "backup", rc.CMD_NOT_ALLOWED,
-            "RECOVERY-001")),
+     refuse(Backup, lambda m, op: m.structures[op.cfstruct].defn.cflevel > 3, rc.CMD_NOT_ALLOWED, "RECOVERY-001")),
     ("002-a", "A put to a failed structure is accepted.", one(**RECOVERABLE), [FAIL, put()],
-     during(Put, _of, failed=False)),
+     during(Put, lambda m, op: structure_of(m, op.queue), failed=False)),
     ("002-b", "A get from a failed structure answers 2033 (no message) instead of 2373.", one(**RECOVERABLE),
-     [FAIL, get()], refuse(Get, lambda m, op: _of(m, op).failed, "get", rc.MQRC_NO_MSG_AVAILABLE, "QUEUE-001")),
+     [FAIL, get()], refuse(Get, lambda m, op: structure_of(m, op.queue).failed, rc.MQRC_NO_MSG_AVAILABLE, "QUEUE-001")),
     ("002-c", "A put to a failed structure fails with 2192 instead of 2373.", one(**RECOVERABLE), [FAIL, put()],
      reason_for(Put, rc.MQRC_CF_STRUC_FAILED, rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("003-a", "RECOVER restores the messages in reverse order.", one(**RECOVERABLE),
      [pput(1), pput(2), BACKUP, FAIL, RECOVER, get()],
      _after(Recover, lambda m, op: op.purge or [q.msgs.reverse() for q in _queues(m, op.cfstruct)])),
     ("003-b", "RECOVER also restores persistent messages that were not committed.", one(**RECOVERABLE),
-     [pput(syncpoint=True), BACKUP, FAIL, RECOVER, Inspect()], _keeping(lambda m: m.persistent)),
+     [pput(syncpoint=True), BACKUP, FAIL, RECOVER, INSPECT], _keeping(lambda m: m.persistent)),
     ("003-c", "RECOVER restores the backup only: persistent messages put after it are lost.", one(**RECOVERABLE),
-     [BACKUP, pput(), FAIL, RECOVER, Inspect()],
+     [BACKUP, pput(), FAIL, RECOVER, INSPECT],
      chain(_after(Backup, _image), rebound(Recover, _restored=_image_only))),
     ("003-d", "RECOVER CFSTRUCT is accepted on a RECOVER(NO) structure.", one(cflevel=3), [FAIL, RECOVER],
      pre(Recover, _recover_unrecoverable)),
     ("004-a", "Nonpersistent messages survive a structure failure and are recovered.", one(**RECOVERABLE),
-     [put(), BACKUP, FAIL, RECOVER, Inspect()], _keeping(lambda m: not m.uncommitted)),
+     [put(), BACKUP, FAIL, RECOVER, INSPECT], _keeping(lambda m: not m.uncommitted)),
     ("005-a", "RECOVER TYPE(PURGE) is carried out as TYPE(NORMAL).", one(**RECOVERABLE), [FAIL, PURGE],
      wrap(Recover, lambda f: lambda m, op: f(m, attrs.evolve(op, purge=False)))),
     ("005-b", "After RECOVER TYPE(PURGE) the structure is still failed.", one(**RECOVERABLE), [FAIL, PURGE, put()],

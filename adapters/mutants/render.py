@@ -1,21 +1,20 @@
-"""Render the mutant catalogue as Markdown (``docs/MUTANTS.md``); pure, no I/O but ``main``.
+"""Render the mutant catalogue as Markdown (``docs/MUTANTS.md``); pure, no I/O but ``main``.  Regenerate with::
 
-Regenerate the committed file with::
-
-    .venv/bin/python -m cfconform.adapters.mutants.render > docs/MUTANTS.md
+.venv/bin/python -m cfconform.adapters.mutants.render > docs/MUTANTS.md
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
 
 from cfconform.reference_model.config import Config, QueueDef, StructureDef
 
-_STRUCTURE_DEFAULTS = {a.name: a.default for a in attrs.fields(StructureDef)}
-_QUEUE_DEFAULTS = {a.name: a.default for a in attrs.fields(QueueDef)}
+from .catalogue import CHECKER_GAPS, MUTANTS, RETIRED, SKIPPED
+
+_DEFAULTS = {t: {a.name: a.default for a in attrs.fields(t)} for t in (StructureDef, QueueDef)}
 _CONFIG_SHOWN = ("qmgrs", "lgmsgsz", "overflow_exit", "perfmev_disabled")
 _MANY = 4
 
@@ -23,10 +22,10 @@ _MANY = 4
 def _value(value: Any) -> str:
     if isinstance(value, StructureDef | QueueDef):
         return value.name
+    if isinstance(value, tuple) and value and all(isinstance(p, tuple) for p in value):
+        value = dict(value)
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, tuple) and value and all(isinstance(p, tuple) for p in value):
-        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value) + "}"
     if isinstance(value, tuple):
         return "(" + ", ".join(_value(v) for v in value) + ")"
     return str(value)
@@ -34,40 +33,26 @@ def _value(value: Any) -> str:
 
 def format_op(op: Any) -> str:
     """``kind(required, ..., field=value, ...)``: optional fields at their default left out."""
-    parts = []
-    for a in attrs.fields(type(op)):
-        value = getattr(op, a.name)
-        if a.default is attrs.NOTHING:
-            parts.append(_value(value))
-        elif value != a.default:
-            parts.append(f"{a.name}={_value(value)}")
+    fields = [(a, getattr(op, a.name)) for a in attrs.fields(type(op))]
+    parts = [_value(v) if a.default is attrs.NOTHING else f"{a.name}={_value(v)}" for a, v in fields if v != a.default]
     return f"{op.KIND}({', '.join(parts)})"
 
 
-def _record(defn: Any, defaults: Mapping[str, Any], skip: tuple[str, ...] = ()) -> str:
-    fields = [
-        f"{k}={_value(getattr(defn, k))}"
-        for k in defaults
-        if k not in ("name", *skip) and getattr(defn, k) != defaults[k]
-    ]
+def _record(defn: Any) -> str:
+    defaults = _DEFAULTS[type(defn)]
+    fields = [f"{k}={_value(getattr(defn, k))}" for k in defaults if k != "name" and getattr(defn, k) != defaults[k]]
     return f"{defn.name}({', '.join(fields)})" if fields else defn.name
 
 
 def format_config(config: Config) -> str:
     """The configuration's profile, non-default structure and queue fields, and group settings."""
-    default = Config()
     parts = [config.profile]
-    for what, items, defaults in (
-        ("structures", config.structures, _STRUCTURE_DEFAULTS),
-        ("queues", config.queues, _QUEUE_DEFAULTS),
-    ):
-        if len(items) > _MANY:
-            parts.append(f"{len(items)} {what} {items[0].name}..{items[-1].name}")
-        else:
-            parts.extend(_record(d, defaults) for d in items)
+    for what, items in (("structures", config.structures), ("queues", config.queues)):
+        many = len(items) > _MANY
+        parts += [f"{len(items)} {what} {items[0].name}..{items[-1].name}"] if many else map(_record, items)
     for key in _CONFIG_SHOWN:
         value = getattr(config, key)
-        if value != getattr(default, key):
+        if value != getattr(Config(), key):
             shown = f"{len(value)} qmgrs" if key == "qmgrs" and len(value) > _MANY else _value(value)
             parts.append(f"{key}={shown}")
     return "; ".join(parts)
@@ -83,30 +68,16 @@ def _section(title: str, intro: str, head: str, rows: Iterable[tuple[str, str]])
     return ["", f"## {title}", "", intro, "", *table]
 
 
-def render_markdown(
-    mutants: Iterable[Any] | None = None,
-    skipped: Mapping[str, str] | None = None,
-    retired: Mapping[str, str] | None = None,
-    gaps: Mapping[str, str] | None = None,
-) -> str:
+def render_markdown() -> str:
     """The Markdown page: one row per mutant, the rules without a mutant, then the retired mutants."""
-    if mutants is None or skipped is None or retired is None or gaps is None:
-        from . import CHECKER_GAPS, MUTANTS, RETIRED, SKIPPED
-
-        mutants = MUTANTS if mutants is None else mutants
-        skipped = SKIPPED if skipped is None else skipped
-        retired = RETIRED if retired is None else retired
-        gaps = CHECKER_GAPS if gaps is None else gaps
-    mutants = list(mutants)
-    rules = sorted({m.rule for m in mutants})
     lines = [
         "# Mutant catalogue",
         "",
         "<!-- Generated by `python -m cfconform.adapters.mutants.render > docs/MUTANTS.md`; do not edit. -->",
         "",
-        f"{len(mutants)} deliberately faulty adapters (`adapters/mutants/`) covering {len(rules)} rules. Each wraps "
-        "the reference model with one fault the conformance gate must catch, and documents its minimal "
-        "reproducer: the configuration and the operations after which no admissible reading "
+        f"{len(MUTANTS)} deliberately faulty adapters (`adapters/mutants/`) covering {len({m.rule for m in MUTANTS})} "
+        "rules. Each wraps the reference model with one fault the conformance gate must catch, and documents its "
+        "minimal reproducer: the configuration and the operations after which no admissible reading "
         "(`reference_model/readings.py`) explains the mutant's outcomes, and from which no single operation "
         "can be dropped. *Mixes* names the ambiguities whose readings a mixed-reading mutant combines: each "
         "of its steps matches some reading, but no one reading matches them all.",
@@ -114,7 +85,7 @@ def render_markdown(
         "| Mutant | Rule | Fault | Configuration | Reproducer | Mixes |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for m in mutants:
+    for m in MUTANTS:
         ops = " · ".join(format_op(op) for op in m.scenario)
         lines.append(
             f"| {m.id} | {m.rule} | {_cell(m.description)} | {_cell(format_config(m.config))} | "
@@ -122,29 +93,25 @@ def render_markdown(
         )
     lines += _section(
         "Rules without a mutant", "These rules have no effect an implementation's outcomes could get wrong.",
-        "Rule | Why", sorted(skipped.items()),
+        "Rule | Why", sorted(SKIPPED.items()),
     )  # fmt: skip
-    if gaps:
+    if CHECKER_GAPS:
         lines += _section(
             "Known checker gaps",
-            f"{len(gaps)} mutants break a documented sentence that the checker cannot judge yet: they stay in the "
-            "catalogue (and count against the mutation score) until the checker is fixed.",
-            "Mutant | What the checker misses", gaps.items(),
+            f"{len(CHECKER_GAPS)} mutants break a documented sentence that the checker cannot judge yet: they stay "
+            "in the catalogue (and count against the mutation score) until the checker is fixed.",
+            "Mutant | What the checker misses", CHECKER_GAPS.items(),
         )  # fmt: skip
-    if retired:
+    if RETIRED:
         lines += _section(
             "Retired mutants",
-            f"{len(retired)} mutants broke something no IBM sentence decides (storage accounting, the timing of "
+            f"{len(RETIRED)} mutants broke something no IBM sentence decides (storage accounting, the timing of "
             "z/OS messages, reason-code precedence, an invented cap, ...). The gate does not judge it, so they are "
             "no longer run; their IDs stay reserved.",
-            "Mutant | Why retired", retired.items(),
+            "Mutant | Why retired", RETIRED.items(),
         )  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    print(render_markdown(), end="")
-
-
 if __name__ == "__main__":
-    main()
+    print(render_markdown(), end="")

@@ -1,8 +1,7 @@
 """Mutants of the topology rules (TOPOLOGY-*), profile ``mq``: one row each (:func:`.kit.family`).
 
-Reproducers start from a configuration already at a limit (63 structures, 512
-queues, 32 queue managers) and make one definition, or define one record that
-the model refuses.
+Reproducers start from a configuration already at a limit (63 structures, 512 queues, 32 queue managers) and make
+one definition, or define one record that the model refuses.
 """
 
 from __future__ import annotations
@@ -25,11 +24,6 @@ def _topology(structures: tuple[StructureDef, ...], queues: tuple[QueueDef, ...]
     return Config(qmgrs=kw.pop("qmgrs", ("QM01",)), structures=structures, queues=queues, **kw)
 
 
-def _refused(op_type: type, when: Any, rule: str) -> Any:
-    kind = "define_structure" if op_type is DefineStructure else "define_queue"
-    return refuse(op_type, when, kind, CMD_INVALID, rule)
-
-
 def _sysappl_counted_twice(model: Any, op: DefineStructure) -> bool:
     name = op.structure["name"] if isinstance(op.structure, dict) else op.structure.name
     names = [*model.structures, name]
@@ -50,20 +44,20 @@ MUTANTS = family(
      [DefineStructure(StructureDef("S64"))], lenient(DefineStructure, "TOPOLOGY-003")),
     ("003-b", "Only 62 application structures are accepted.", _topology(_structures(62)),
      [DefineStructure(StructureDef("S63"))],
-     _refused(DefineStructure, lambda m, op: op.structure.name not in m.structures and len(m.structures) + 1 >= 63,
-              "TOPOLOGY-003")),
+     refuse(DefineStructure, lambda m, op: op.structure.name not in m.structures and len(m.structures) + 1 >= 63,
+            CMD_INVALID, "TOPOLOGY-003")),
     ("004-a", "CSQSYSAPPL is not counted: 63 message structures are accepted beside it.",
      _topology(_structures(63, "CSQSYSAPPL")), [DefineStructure(StructureDef("S63"))],
      lenient(DefineStructure, "TOPOLOGY-004")),
     ("004-b", "CSQSYSAPPL is counted twice: only 61 message structures are accepted beside it.",
      _topology(_structures(62, "CSQSYSAPPL")), [DefineStructure(StructureDef("S62"))],
-     _refused(DefineStructure, _sysappl_counted_twice, "TOPOLOGY-004")),
+     refuse(DefineStructure, _sysappl_counted_twice, CMD_INVALID, "TOPOLOGY-004")),
     ("005-a", "A 513th queue is accepted on a structure.", _topology(_APP1, _Q512), [DefineQueue(qd("Q512"))],
      lenient(DefineQueue, "TOPOLOGY-005")),
     ("005-b", "The 512-queue limit is applied to the whole group, not per structure.",
      _topology((*_APP1, StructureDef("APP2")), _Q512), [DefineQueue(qd("Q512", "APP2"))],
-     _refused(DefineQueue, lambda m, op: op.queue.cfstruct is not None
-              and sum(1 for q in m.queues.values() if q.defn.cfstruct is not None) >= 512, "TOPOLOGY-005")),
+     refuse(DefineQueue, lambda m, op: op.queue.cfstruct is not None
+            and sum(1 for q in m.queues.values() if q.defn.cfstruct is not None) >= 512, CMD_INVALID, "TOPOLOGY-005")),
     ("006-a", "Only 31 queue managers can connect: the 32nd is never active.",
      _topology(_APP1, (qd(),), qmgrs=tuple(f"QM{i:02d}" for i in range(1, 33))), [put(qmgr="QM32")],
      lambda m: [setattr(m.qmgrs[name], "active", False) for name in m.config.qmgrs[31:]] and None),
