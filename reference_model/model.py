@@ -80,10 +80,13 @@ class Model(GroupState):
 
         With ``hint`` the model runs in checker mode: see :class:`Observed`.
         """
-        handler = self._dispatch.get(type(op))
-        if handler is None:
+        try:
+            handler = self._dispatch[type(op)]
+        except KeyError:
             kind = getattr(op, "KIND", type(op).__name__)
-            raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002")
+            raise ConfigurationError(
+                "op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002"
+            ) from None
         if hint is None and not view:  # (the model's own figures: most steps of a campaign)
             out = handler(self, op)
             if out.signals:
