@@ -11,6 +11,7 @@ the allowed range and the rule.
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -270,6 +271,8 @@ def _validate_structures(c: Config) -> None:
 
 def _validate_queues(c: Config) -> None:
     structures = {s.name for s in c.structures}
+    if _queues_plainly_valid(c, structures):  # (a configuration may hold 512 queues: checked in bulk first)
+        return
     per_structure: Counter[str] = Counter()
     seen: set[str] = set()
     for q in c.queues:
@@ -284,6 +287,30 @@ def _validate_queues(c: Config) -> None:
                     f"at most {MAX_QUEUES_PER_STRUCTURE} queues per structure",
                     "TOPOLOGY-005",
                 )
+
+
+def _queues_plainly_valid(c: Config, structures: set[str]) -> bool:
+    """Whether the queue-by-queue checks of :func:`_validate_queues` find nothing to reject: names
+    unique (TOPOLOGY-013), each queue on a defined structure or, in the mq profile, owned by a defined
+    queue manager (QDEPTH-008), at most 512 on a structure (TOPOLOGY-005).  Checked over the whole
+    tuple at once (set and counter operations, no per-queue code); anything amiss, and the checks run
+    queue by queue and name it."""
+    queues = c.queues
+    try:
+        if len(set(map(_NAME, queues))) != len(queues):
+            return False
+        per_structure = Counter(map(_CFSTRUCT, queues))
+    except TypeError:  # (an unhashable name: the checks queue by queue say which)
+        return False
+    if None in per_structure:
+        if c.profile == "cqs" or any(q.qmgr not in c.qmgrs for q in queues if q.cfstruct is None):
+            return False
+        del per_structure[None]
+    return structures.issuperset(per_structure) and max(per_structure.values(), default=0) <= MAX_QUEUES_PER_STRUCTURE
+
+
+_NAME = attrgetter("name")
+_CFSTRUCT = attrgetter("cfstruct")
 
 
 def check_queue_against(c: Config, q: QueueDef, structures: set[str], existing: set[str]) -> None:

@@ -204,10 +204,12 @@ class GroupState:
         if before is None or after is None or before[1::2] != after[1::2]:
             s.costs_seen.clear()
             return
-        cost = (after[0] - before[0], after[2] - before[2])
-        whole = out.ok and hint.outcome.ok and not out.offloaded and not hint.outcome.offloaded
-        if whole and min(cost) >= 0 and max(cost) > 0 and len(s.costs_seen) < MAX_COSTS:
-            s.costs_seen.append((op.length, *cost))
+        if len(s.costs_seen) >= MAX_COSTS or not (out.ok and hint.outcome.ok):
+            return
+        entries, elements = after[0] - before[0], after[2] - before[2]
+        whole = not out.offloaded and not hint.outcome.offloaded
+        if whole and entries >= 0 and elements >= 0 and (entries > 0 or elements > 0):
+            s.costs_seen.append((op.length, entries, elements))
 
     def next_seq(self) -> int:
         self.seq += 1

@@ -80,10 +80,13 @@ class Model(GroupState):
 
         With ``hint`` the model runs in checker mode: see :class:`Observed`.
         """
-        handler = self._dispatch.get(type(op))
-        if handler is None:
+        try:
+            handler = self._dispatch[type(op)]
+        except KeyError:
             kind = getattr(op, "KIND", type(op).__name__)
-            raise ConfigurationError("op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002")
+            raise ConfigurationError(
+                "op", kind, f"an operation of the {self.config.profile} profile", "TOPOLOGY-002"
+            ) from None
         if hint is None and not view:  # (the model's own figures: most steps of a campaign)
             out = handler(self, op)
             if out.signals:
@@ -122,7 +125,7 @@ class Model(GroupState):
         """CQS checker mode: the model's own IXC585E/IXC586I about an overflow structure give way to the
         implementation's (:meth:`_overflow_monitoring`).  The overflow structures' names are gathered
         only when a step has such a message to sort, not at every step."""
-        said = self._overflow_monitoring(hint)
+        said = self._overflow_monitoring(hint) if hint.outcome.signals else ()  # (most steps report none)
         if not said and not (out.signals and any(sig.startswith(_IXC) for sig in out.signals)):
             if type(out.signals) is not tuple:
                 out.signals = tuple(out.signals)

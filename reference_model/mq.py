@@ -129,8 +129,11 @@ _FULL = (MQRC_STORAGE_MEDIUM_FULL,)
 
 def put(model: GroupState, op: Put) -> Outcome:
     """MQPUT: refusals, Queue Full, offload decision, space, then Queue Depth High."""
-    qm = model.qmgrs.get(op.qmgr) or model.qmgr(op.qmgr)  # (_caller, inline: puts and gets are most steps)
-    q = model.queues.get(op.queue) or model.queue(op.queue)
+    try:  # (_caller, inline: puts and gets are most steps)
+        qm = model.qmgrs[op.qmgr]
+        q = model.queues[op.queue]
+    except KeyError:
+        qm, q = model.qmgr(op.qmgr), model.queue(op.queue)
     cfstruct = q.defn.cfstruct
     s = model.structures[cfstruct] if cfstruct is not None else _structure_of(model, q, op.qmgr)
     length = op.length
@@ -170,11 +173,10 @@ def put(model: GroupState, op: Put) -> Outcome:
     model.live[seq] = msg
     if syncpoint:
         qm.uow.append(("put", d.name, seq))
-    stats = q.stats.get(op.qmgr)
-    if stats is None:
+    try:  # (events.count, inline)
+        q.stats[op.qmgr][0] += 1
+    except KeyError:
         q.stats[op.qmgr] = [1, 0]
-    else:
-        stats[0] += 1
     fired = ()
     if s is None:
         rules += _PUT_SYNC if syncpoint else _PUT_OK
@@ -189,7 +191,8 @@ def put(model: GroupState, op: Put) -> Outcome:
         return Outcome("put", True, None, rules, None, None, fired)
     signals = model.full_signals(s)
     usage = (p.entries_used, p.entries_total, p.elements_used, p.elements_total)
-    return Outcome("put", True, None, rules, offloaded, None, fired, signals, usage, None, _location(s, offloaded))
+    location = _location(s, offloaded) if offloaded else "CF"  # (the call only for offloaded data)
+    return Outcome("put", True, None, rules, offloaded, None, fired, signals, usage, None, location)
 
 
 def _location(s: Structure, offloaded: bool | None) -> str | None:
@@ -217,8 +220,11 @@ def _free(s: Structure, msg: Message) -> None:
 
 def get(model: GroupState, op: Get) -> Outcome:
     """MQGET: the first committed, unlocked message in put order (QUEUE-001..004)."""
-    qm = model.qmgrs.get(op.qmgr) or model.qmgr(op.qmgr)  # (_caller, inline)
-    q = model.queues.get(op.queue) or model.queue(op.queue)
+    try:  # (_caller, inline)
+        qm = model.qmgrs[op.qmgr]
+        q = model.queues[op.queue]
+    except KeyError:
+        qm, q = model.qmgr(op.qmgr), model.queue(op.queue)
     cfstruct = q.defn.cfstruct
     s = model.structures[cfstruct] if cfstruct is not None else _structure_of(model, q, op.qmgr)
     if not qm.active:
@@ -241,12 +247,13 @@ def get(model: GroupState, op: Get) -> Outcome:
     else:
         _remove(model, q, index, s)
     q.depth -= 1
-    stats = q.stats.get(op.qmgr)
-    if stats is None:
+    try:  # (events.count, inline)
+        q.stats[op.qmgr][1] += 1
+    except KeyError:
         q.stats[op.qmgr] = [0, 1]
-    else:
-        stats[1] += 1
-    rules = (_GET_SYNC if syncpoint else _GET_FREED if s is not None else _GET_OK) + after
+    rules = _GET_SYNC if syncpoint else _GET_FREED if s is not None else _GET_OK
+    if after:
+        rules += after
     fired = ()
     if q.lo:
         d = q.defn
@@ -293,7 +300,10 @@ def _settle(model: GroupState, qm: Qmgr, commit: bool) -> tuple[str, ...]:
             msg.locked = False
             q.depth += 1
     qm.uow = []
-    return tuple(sig for s in touched.values() for sig in model.full_signals(s))
+    signals: tuple[str, ...] = ()
+    for s in touched.values():
+        signals += model.full_signals(s)
+    return signals
 
 
 def _kept(action: str, commit: bool) -> bool:

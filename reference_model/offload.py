@@ -19,14 +19,16 @@ RULES_LEVEL = 5
 _RULES = ("OFFLOAD-001", "OFFLOAD-002", "OFFLOAD-004", "OFFLOAD-012", "CFLEVEL-006")
 _RULES_OFF_IN_EFFECT = (*_RULES, "OFFLOAD-003")
 _OFFLOADED = ("OFFLOAD-005", "OFFLOAD-006")
+_OFFLOADED_AT_0 = ("OFFLOAD-014", *_OFFLOADED)
 _FORCED = ("OFFLOAD-004", "CFLEVEL-005", "OFFLOAD-005", "OFFLOAD-006")
 _BOUNDARY = ("OFFLOAD-004",)
 _UNREAD = object()
 #: One offload rule: ``(n, OFFLDnTH, OFFLDnSZ)``.
 Rule = tuple[int, int, int]
 #: A structure definition's offload rules as :func:`decide` reads them: the definition, its rules
-#: that are on (OFFLDnSZ below 64K) and the rule IDs a decision names.
-Plan = tuple[Any, tuple[Rule, ...], tuple[str, ...]]
+#: that are on (OFFLDnSZ below 64K), the rule IDs a decision names, and those of a decision to
+#: offload by a rule with OFFLDnTH above 0 and by one with OFFLDnTH(0) (OFFLOAD-014).
+Plan = tuple[Any, tuple[Rule, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
 
 def _pairs(sd: StructureDef) -> tuple[Rule, ...]:
@@ -39,7 +41,7 @@ def _plan(sd: StructureDef) -> Plan:
     with OFFLDnSZ(64K) is off."""
     pairs = _pairs(sd)
     rules = _RULES_OFF_IN_EFFECT if any(sz == RULE_OFF for _, _, sz in pairs) else _RULES
-    return sd, tuple(p for p in pairs if p[2] < RULE_OFF), rules
+    return sd, tuple(p for p in pairs if p[2] < RULE_OFF), rules, rules + _OFFLOADED, rules + _OFFLOADED_AT_0
 
 
 def forced_boundary(reading: str, cflevel: int) -> int:
@@ -97,7 +99,7 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
         rule = _ruled(model, s, plan[1], length, strict, metric)
         if rule is None:
             return False, rules
-        return True, rules + (("OFFLOAD-014",) if rule[1] == 0 else ()) + _OFFLOADED
+        return True, plan[4] if rule[1] == 0 else plan[3]
     # checker mode: the decision rests on the implementation's figures
     open_question = False
     before: Any = _UNREAD  # in checker mode, the implementation's usage before and after the put
@@ -136,7 +138,7 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
         if size_open and over:
             over = None
         if over:
-            return True, rules + (("OFFLOAD-014",) if th == 0 else ()) + _OFFLOADED
+            return True, plan[4] if th == 0 else plan[3]
         open_question = open_question or over is None
     if open_question and model.hint is not None and model.hint.outcome.offloaded is not None:
         # the usage the rule compares is not known: the implementation's decision stands (principle 2),
@@ -144,5 +146,5 @@ def decide(model: GroupState, s: Structure, length: int) -> tuple[bool, tuple[st
         offloaded = bool(model.hint.outcome.offloaded)
         if least_open is not None and not combined.narrow(s, before, least_open, offloaded):
             offloaded = not offloaded
-        return offloaded, rules + (_OFFLOADED if offloaded else ())
+        return offloaded, plan[3] if offloaded else rules
     return False, rules
