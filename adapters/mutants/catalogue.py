@@ -108,8 +108,9 @@ CHECKER_GAPS: Mapping[str, str] = {}
 _FAMILIES = ("cqs", "offload", "cflevel", "capacity", "topology", "qdepth", "recovery", "queue")
 _ORDER = {r.id: i for i, r in enumerate(RULES)}
 #: Every family's mutants (``<name>_family.py``), in rule order.
-_ALL = sorted(
-    (m for f in _FAMILIES for m in import_module(f"{__package__}.{f}_family").MUTANTS),
-    key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id),
+MUTANTS: tuple[Mutant, ...] = tuple(
+    sorted(
+        (m for f in _FAMILIES for m in import_module(f"{__package__}.{f}_family").MUTANTS),
+        key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id),
+    )
 )
-MUTANTS: tuple[Mutant, ...] = tuple(m for m in _ALL if m.id not in RETIRED)
