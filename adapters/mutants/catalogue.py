@@ -8,10 +8,19 @@ can check that every rule with an observable effect has at least one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import import_module
 
 from cfconform.reference_model.rules import RULES
 
+from . import (
+    capacity_family,
+    cflevel_family,
+    cqs_family,
+    offload_family,
+    qdepth_family,
+    queue_family,
+    recovery_family,
+    topology_family,
+)
 from .kit import Mutant
 
 _ADVICE = "advice or a worked example for choosing OFFLD3TH: no behaviour an implementation could get wrong"
@@ -105,12 +114,21 @@ RETIRED: Mapping[str, str] = {
 #: not a retirement): they stay in the catalogue, and their checker test is an expected failure.
 CHECKER_GAPS: Mapping[str, str] = {}
 
-_FAMILIES = ("cqs", "offload", "cflevel", "capacity", "topology", "qdepth", "recovery", "queue")
+_FAMILIES = (
+    cqs_family,
+    offload_family,
+    cflevel_family,
+    capacity_family,
+    topology_family,
+    qdepth_family,
+    recovery_family,
+    queue_family,
+)
 _ORDER = {r.id: i for i, r in enumerate(RULES)}
-#: Every family's mutants (``<name>_family.py``), in rule order.
+#: Every family's mutants, in rule order.
 MUTANTS: tuple[Mutant, ...] = tuple(
     sorted(
-        (m for f in _FAMILIES for m in import_module(f"{__package__}.{f}_family").MUTANTS),
+        (m for f in _FAMILIES for m in f.MUTANTS),
         key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id),
     )
 )
