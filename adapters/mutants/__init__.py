@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..protocol import Adapter
-from .catalogue import CHECKER_GAPS, MUTANTS, RETIRED, RETIRED_MUTANTS, SKIPPED
+from .catalogue import CHECKER_GAPS, MUTANTS, RETIRED, SKIPPED
 from .kit import Mutant, MutantAdapter
 
 MUTANT_BY_ID: Mapping[str, Mutant] = {m.id: m for m in MUTANTS}
@@ -39,7 +39,6 @@ __all__ = [
     "MUTANTS",
     "MUTANT_BY_ID",
     "RETIRED",
-    "RETIRED_MUTANTS",
     "SKIPPED",
     "Mutant",
     "MutantAdapter",

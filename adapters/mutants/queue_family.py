@@ -15,7 +15,7 @@ from cfconform.reference_model.outcomes import MQRC_NO_MSG_AVAILABLE, Outcome
 
 from .cqs_family import cfg as cqs_cfg
 from .kit import around, during, evolve, family, post, rebind, rebound
-from .mq_common import INSPECT, full_at, get, mq_config, one, put, qd, sd, structure_of
+from .mq_common import INSPECT, full_at, get, mq_config, one, put, qd, sd
 
 
 def _reverse(model: Model, op: Get, *_: Any) -> None:
@@ -54,15 +54,6 @@ def _unlock(model: Model, op: Get, out: Outcome) -> Outcome:
     return out
 
 
-def _usage_without_locked(model: Model, op: Get, out: Outcome) -> Outcome:
-    s = structure_of(model, op.queue)
-    if not out.ok or s is None or out.usage is None:
-        return out
-    locked = [m for q in model.queues.values() if q.defn.cfstruct == s.defn.name for m in q.msgs if m.locked]
-    eu, et, lu, lt = out.usage
-    return evolve(out, usage=(eu - len(locked), et, lu - sum(m.elements for m in locked), lt))
-
-
 def _depth_view(adjust: Any) -> Any:
     def fn(model: Model, op: Inspect, out: Outcome) -> Outcome:
         queues = {n: {**f, "depth": f["depth"] + adjust(model.queues[n])} for n, f in out.value["queues"].items()}
@@ -97,8 +88,6 @@ MUTANTS = family(
     ("003-c", "Backout deletes the messages got under syncpoint.", one(),
      [put(), get(syncpoint=True), Backout("QM01"), get()],
      rebound(Backout, _settle=rebind(mq._settle, _kept=lambda action, commit: action == "put" and commit))),
-    ("003-d", "A get under syncpoint frees the message's storage before commit.", one(),
-     [put(), get(syncpoint=True)], post(Get, _usage_without_locked)),
     ("004-a", "Depth leaves out uncommitted puts.", one(), [put(syncpoint=True), INSPECT],
      _depth_view(lambda q: -sum(1 for m in q.msgs if m.uncommitted))),
     ("004-b", "Depth includes messages got under syncpoint.", one(), [put(), get(syncpoint=True), INSPECT],

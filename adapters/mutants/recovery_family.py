@@ -117,8 +117,6 @@ MUTANTS = family(
      _recover_healthy(False)),
     ("006-b", "RECOVER TYPE(PURGE) on a structure that has not failed answers ok but purges nothing.",
      one(**RECOVERABLE), [put(), PURGE, get()], _recover_healthy(True)),
-    ("006-c", "RECOVER on a structure that has not failed answers NOT_ALLOWED, not NOT_FAILED.", one(**RECOVERABLE),
-     [RECOVER], reason_for(Recover, rc.CMD_NOT_FAILED, rc.CMD_NOT_ALLOWED)),
     ("007-a", "RECOVER TYPE(NORMAL) works without any backup.", one(**RECOVERABLE), [FAIL, RECOVER],
      around(Recover, lambda m, op: (s := m.structures[op.cfstruct]).failed and setattr(s, "backup_taken", True))),
     ("007-b", "A backup of any structure counts as a backup of every structure.",
