@@ -56,13 +56,11 @@ def _drive(adapter: Callable[[], Any], config: Config, step: Callable[[Any], Non
         machine.teardown()
 
 
-_REFUSAL = "refusing a documented value ends the case 'not supported' (judge.refusals REFUSABLE), no verdict"
 #: Probes that no longer fail their mutant since issue 23 (checker or probe gaps, reported; see CHECKER_GAPS in
 #: adapters/mutants/catalogue.py): strict expected failures, so that a fix shows.
 GAPS = {
     "M-OFFLOAD-002-d": "the rising pattern sets OFFLDnTH(0), which now offloads all (seed 002): rule 1 decides "
     "every length rule 2 could, so a comparison read two ways no longer shows",
-    "M-CAPACITY-009-b": _REFUSAL,
     "M-RECOVERY-003-b": "the probe showed the fault in the usage after RECOVER, no longer compared; with no "
     "committed message first it shows at the get, blamed on QUEUE-001/002 (judge/blame.py)",
     "M-CAPACITY-003-c": "full_signal_timing=deferred makes a missing IXC586I never due",
@@ -73,7 +71,6 @@ CASES = [
     ("M-OFFLOAD-003-a", MQ_OFFLOAD, lambda m: m.offload_rules_probe(0, "off", 20)),
     ("M-OFFLOAD-004-c", MQ_OFFLOAD, lambda m: m.offload_rules_probe(0, "off", 20)),
     ("M-CFLEVEL-001-b", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "cflevel")),
-    ("M-CAPACITY-009-b", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "fullthreshold")),
     ("M-OFFLOAD-011-c", MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "offld2sz")),
     ("M-CFLEVEL-002-c", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 0, True)),
     ("M-CFLEVEL-003-d", MQ_OFFLOAD, lambda m: m.every_cflevel(0, 65_000, False)),
@@ -172,3 +169,9 @@ def test_recovery_003_the_failure_cycle_with_its_writer_stopped_replays_every_qu
     with pytest.raises(ConformanceFailure) as failure:
         _drive(_ReplaysActiveLogsOnly, MQ_RECOVERABLE_2, step, monkeypatch)
     assert "RECOVERY-003" in failure.value.verdict.rules
+
+
+def test_the_fullthreshold_range_edges_probe_passes_the_reference(monkeypatch):
+    """Its mutant, M-CAPACITY-009-b (FULLTHRESHOLD(100) refused by ALTER CFSTRUCT), is retired:
+    refusing it is the product's right (adapters/mutants/catalogue.py RETIRED)."""
+    _drive(ReferenceAdapter, MQ_OFFLOAD, lambda m: m.alter_range_edges(0, "fullthreshold"), monkeypatch)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from pathlib import Path
@@ -42,8 +43,9 @@ def test_a_job_still_writing_is_waited_for_until_its_directory_stays_away(tmp_pa
         n = 0
         while not stop.is_set():
             where = tmp_path / "parts" / ".spark-staging-9" / f"block={n % 4}"
-            where.mkdir(parents=True, exist_ok=True)
-            (where / f"part-{n}.parquet").write_bytes(b"x")
+            with contextlib.suppress(FileNotFoundError):  # (removed between the two: write again)
+                where.mkdir(parents=True, exist_ok=True)
+                (where / f"part-{n}.parquet").write_bytes(b"x")
             n += 1
             time.sleep(0.001)
 
