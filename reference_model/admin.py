@@ -129,8 +129,9 @@ def alter_structure(model: GroupState, op: AlterStructure) -> Outcome:
         return Outcome("alter_structure", False, CMD_NOT_ALLOWED, ("CFLEVEL-009",))
     # CFLEVEL raised to 5 without naming OFFLOAD: SMDS is DEFINE's default (seed 002), and ibm-facts 2.1
     # reading (a) has a structure "migrated from CFLEVEL 4" keep Db2 (the tenth reading): open until named
-    raised = new.cflevel >= 5 > s.defn.cflevel and "offload" not in changes and new.offload is None
-    if new.cflevel >= 5 > s.defn.cflevel:
+    rising = new.cflevel >= 5 > s.defn.cflevel
+    raised = rising and "offload" not in changes and new.offload is None
+    if rising:
         new = _migrated_sizes(model, new, changes)
     s.defn = new
     if dormant or raised or "offload" in changes:  # (the seventh and eighth let it lapse: Structure.offload_open)

@@ -315,7 +315,8 @@ _CFSTRUCT = attrgetter("cfstruct")
 
 def check_queue_against(c: Config, q: QueueDef, structures: set[str], existing: set[str]) -> None:
     """Checks of a queue definition that depend on the rest of the configuration (the field names
-    are spelt only for a failure: a configuration may hold 512 queues)."""
+    are spelt only for a failure: a configuration may hold 512 queues).  A check added here must be
+    added to :func:`_queues_plainly_valid` too, which passes a whole configuration without it."""
     if q.name in existing:
         reject(f"queues[{q.name}].name", q.name, "a name not already defined", "TOPOLOGY-013")
     if q.cfstruct is None:
