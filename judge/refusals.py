@@ -102,14 +102,18 @@ def documented(keyword: str, value: Any) -> bool:
 #: ALTER QLOCAL keywords whose values the documents state: the two percentages "an integer 0 <= v <=
 #: 100" (ibm-facts 4.2, QDEPTH-014) and the three event switches ENABLED or DISABLED.
 _QUEUE_SWITCHES = frozenset({"qdphiev", "qdploev", "qdpmaxev"})
+#: The MaxQDepth of IBM's queue depth Example 2 (ibm-facts 4.4: HighQDepth "1000 at QF").
+_EXAMPLE_MAXDEPTH = 1000
 
 
 def queue_documented(keyword: str, value: Any) -> bool:
     """Whether an ALTER QLOCAL (or DEFINE QLOCAL) keyword and value are ones the documents show valid.
-    No sentence here states MAXDEPTH's range, and ibm-facts 4.2 calls MaxQDepth = 0 undefined: a
-    depth limit of one message or more is one every product takes; MAXMSGL is the product's."""
+    No sentence here states MAXDEPTH's range (QDEPTH-018), and ibm-facts 4.2 calls MaxQDepth = 0
+    undefined.  The one depth the documents show is IBM's Example 2 queue, full at 1000 messages
+    (ibm-facts 4.4, "1000 at QF"): a limit of 1 to 1000 messages is judged, a larger one is the
+    product's to refuse (an emulator may cap it); MAXMSGL is the product's."""
     if isinstance(value, bool) or not isinstance(value, int):
         return keyword in _QUEUE_SWITCHES and isinstance(value, bool)
     if keyword in ("qdepthhi", "qdepthlo"):
         return 0 <= value <= 100
-    return keyword == "maxdepth" and value >= 1
+    return keyword == "maxdepth" and 1 <= value <= _EXAMPLE_MAXDEPTH

@@ -146,17 +146,18 @@ def test_recovery_005_recover_with_no_active_queue_manager_is_not_judged():
 
 
 class _RefusesMaxdepth(ReferenceAdapter):
-    """Tenth reading: DEFINE or ALTER QLOCAL refuses MAXDEPTH below ``floor`` (the tenth takes 1..999999999)."""
+    """Tenth reading: DEFINE or ALTER QLOCAL refuses MAXDEPTH below ``floor`` (the tenth takes 1..999999999),
+    or above ``ceiling`` (an emulator's cap)."""
 
-    def __init__(self, floor: int = 1) -> None:
+    def __init__(self, floor: int = 1, ceiling: int = 999_999_999) -> None:
         super().__init__()
-        self.floor = floor
+        self.floor, self.ceiling = floor, ceiling
 
     def apply(self, op):  # type: ignore[no-untyped-def]
         depth = dict(op.changes).get("maxdepth") if op.KIND == "alter_queue" else None
         if op.KIND == "define_queue" and isinstance(op.queue, dict):
             depth = op.queue.get("maxdepth")
-        if isinstance(depth, int) and depth < self.floor:
+        if isinstance(depth, int) and not self.floor <= depth <= self.ceiling:
             return Outcome(op.KIND, False, "MQRC_OUT_OF_RANGE")
         return super().apply(op)
 
@@ -177,8 +178,22 @@ def test_qdepth_014_refusing_maxdepth_0_is_not_judged(kind: str):
 
 
 @pytest.mark.parametrize("kind", sorted(_MAXDEPTH_OPS))
-def test_qdepth_014_refusing_a_maxdepth_of_one_message_or_more_fails(kind: str):
-    """A depth limit of 5000 messages is one every product takes: refusing it is judged."""
+def test_qdepth_014_refusing_a_maxdepth_the_documents_show_fails(kind: str):
+    """IBM's Example 2 queue is full at 1000 messages (ibm-facts 4.4): refusing MAXDEPTH(1000) is judged."""
     config = Config(structures=(StructureDef("APP1", size_kb=65536),), queues=(QueueDef("Q1", cfstruct="APP1"),))
-    ops = [_MAXDEPTH_OPS[kind](5000), o.Put("QM01", "Q1", 100)]
+    ops = [_MAXDEPTH_OPS[kind](1000), o.Put("QM01", "Q1", 100)]
     assert "fail" == run_trace(_RefusesMaxdepth(floor=10_000), config, ops).verdict
+
+
+@pytest.mark.parametrize("kind", sorted(_MAXDEPTH_OPS))
+def test_qdepth_018_refusing_a_maxdepth_above_any_the_documents_show_is_not_judged(kind: str):
+    """No sentence states MAXDEPTH's range (QDEPTH-018): an emulator capping it at 1000 may refuse
+    MAXDEPTH(5000) or IBM's 999999999; the case ends "not supported"."""
+    config = Config(structures=(StructureDef("APP1", size_kb=65536),), queues=(QueueDef("Q1", cfstruct="APP1"),))
+    verdicts = [
+        run_trace(
+            _RefusesMaxdepth(ceiling=1000), config, [_MAXDEPTH_OPS[kind](depth), o.Put("QM01", "Q1", 100)]
+        ).verdict
+        for depth in (5000, 999_999_999)
+    ]
+    assert ["unjudged", "unjudged"] == verdicts
