@@ -78,6 +78,17 @@ def _check_changes(kind: str, changes: tuple[tuple[str, Any], ...], allowed: fro
             raise ConfigurationError(f"{kind}.{key}", value, f"one of {sorted(allowed)}", rule_id)
 
 
+#: The CQS fields of a structure definition (CQS-002, CQS-011, CQS-016): no MQ text names them.
+_CQS_FIELDS = ("ovflwmax", "ovflwstr", "resource")
+
+
+def _without_cqs_fields(structure: Any) -> Any:
+    """A definition, record or built, as an MQ implementation that ignores the CQS fields reads it."""
+    if isinstance(structure, Mapping):
+        return {k: v for k, v in structure.items() if k not in _CQS_FIELDS}
+    return attrs.evolve(structure, ovflwmax=None, ovflwstr=None, resource=False)
+
+
 def define_structure(model: GroupState, op: DefineStructure) -> Outcome:
     """DEFINE CFSTRUCT: name rules and structure limits (TOPOLOGY-001..004, 009, CQS-016)."""
     try:
@@ -85,14 +96,16 @@ def define_structure(model: GroupState, op: DefineStructure) -> Outcome:
         # that a resource structure defined with OVFLWMAX must be refused: the implementation's)
         # (TOPOLOGY-009 is DEFINE CFSTRUCT's naming rule, an MQ one: no document names CQS's structures)
         undecided = UNDECIDED_BOUNDS | ({"CQS-016", "TOPOLOGY-009"} if model.config.profile == "cqs" else set())
-        sd = _undecided_accepted(model, undecided, lambda: _as_def(op.structure, structure_from_record))
+        # CQS fields in an MQ definition are the protocol's record, not a keyword any MQ text names:
+        # refusing them is the model's choice, and an implementation that accepts the definition
+        # ignored them, whatever their values (ninth reading, mq seed 3: RESOURCE with OVFLWSTR)
+        ignored = model.config.profile == "mq" and model.hint is not None and model.hint.outcome.ok
+        structure = _without_cqs_fields(op.structure) if ignored else op.structure
+        sd = _undecided_accepted(model, undecided, lambda: _as_def(structure, structure_from_record))
         if sd.name in model.structures:
             reject("define_structure.name", sd.name, "a name not already defined", "TOPOLOGY-009")
-        # CQS fields in an MQ definition are the protocol's record, not a keyword any MQ text names:
-        # refusing them is the model's choice, and an implementation that ignores them stands
-        ignored = model.hint is not None and model.hint.outcome.ok
         cqs_fields = sd.ovflwmax is not None or sd.ovflwstr is not None or sd.resource
-        if model.config.profile == "mq" and cqs_fields and not ignored:
+        if model.config.profile == "mq" and cqs_fields:
             reject("define_structure.ovflwstr", sd.ovflwstr, "no CQS fields in the mq profile", "CQS-016")
         check_structure_count([*model.structures, sd.name], "define_structure")
     except ConfigurationError as err:

@@ -209,7 +209,9 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
     }  # fmt: skip
     if not s.size_known:
         del out["size_kb"]
-    due = _overdue_signal(model, s)
+    due = _kept_through_failure(model, s)
+    if due is None:
+        due = _overdue_signal(model, s)
     if due is None:
         due = _unsignalled(model, s)
     if due is not None:
@@ -222,6 +224,22 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
         out["overflow_queues"] = sorted(s.overflow_queues)
         out["staging_depth"] = s.staging_depth
     return out
+
+
+def _kept_through_failure(model: Model, s: Structure) -> bool | None:
+    """CAPACITY-003: IXC585E stood when the structure failed, and no IXC586I has been said since
+    (``full_off_unsaid``).  Whether z/OS's monitoring ends the warning with the structure, or keeps
+    it until it next sees the recovered structure's usage, is not documented: an implementation
+    showing the warning still on stands, and the warning goes on from here under the usual rules
+    (eighth reading, mq seed 2: FAIL, then RECOVER TYPE(PURGE), the warning still shown)."""
+    hint = model.hint
+    if hint is None or not s.full_off_unsaid or s.failed or not isinstance(hint.outcome.value, dict):
+        return None
+    if hint.outcome.value.get("structures", {}).get(s.defn.name, {}).get("full_warning") is not True:
+        return None
+    # (its IXC586I, if the usage is below FULLTHRESHOLD, is due from now: GroupState.full_signals)
+    s.full_warning, s.full_off_unsaid, s.full_due_since = True, False, model.clock
+    return True
 
 
 def _unsignalled(model: Model, s: Structure) -> bool | None:
