@@ -258,8 +258,11 @@ class GroupState:
         if not due:
             return ()
         signal = _full_signal(s)
+        # a warning that the structure's failure may or may not have ended (full_off_unsaid): with no
+        # new IXC585E said as usage reaches FULLTHRESHOLD again, it never ended (CAPACITY-003)
+        kept = s.full_off_unsaid and signal[:7] == "IXC585E" and hint is not None and not hint.says(signal)
         s.full_warning, s.full_due_since, s.full_off_unsaid = not s.full_warning, None, False
-        return (signal,)
+        return () if kept else (signal,)
 
     def _overdue(self, s: Structure) -> bool:
         """Deferred IXC585E/IXC586I: whether the message has been due long enough to be missing."""
