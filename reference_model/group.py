@@ -255,6 +255,12 @@ class GroupState:
         if hint is not None and (high is None or self.readings.full_signal_timing == "deferred"):
             said = hint.says(_full_signal(s))
             due = self._overdue(s) if due and high is not None and not said else due and said
+            if high is None and not said and not s.full_warning:
+                # a step that may have lowered the usage and reports none (a COMMIT of gets): whether
+                # it stayed at FULLTHRESHOLD is unseen, so the wait for IXC585E restarts when it is
+                # next seen (eighth reading, mq seed 3: a deferred IXC585E judged missing an hour
+                # after a condition that a COMMIT had ended)
+                s.full_due_since = None
         if not due:
             return ()
         signal = _full_signal(s)
