@@ -46,11 +46,6 @@ def issuing(others: Callable[[Model, Any], bool], coordinator: bool = True) -> C
     )
 
 
-def messages(message: Callable[..., EventMessage]) -> Callable[[Model], None]:
-    """Event messages made by ``message(q, qmgr, kind, correl)`` instead of ``events._message``."""
-    return fire_with(_issue=rebind(events._issue, _message=message))
-
-
 def thresholds(*, high: Any = events.high_reached, low: Any = events.low_reached) -> Callable[[Model], None]:
     """Other ``high_reached``/``low_reached`` conversions of QDEPTHHI/QDEPTHLO in MQPUT and MQGET."""
     return rebound((Put, Get), events=Patched(events, high_reached=high, low_reached=low))
@@ -216,9 +211,11 @@ MUTANTS = family(
      fire_with(_silenced=lambda m, c, kind: kind != "QDPHI" and not c.perfmev), ("event_broadcast",)),
     ("011-a", "MsgEnqCount/MsgDeqCount are not reset by an event message (cumulative).", cfg(q1(qdphiev=True)),
      [put(), get()],
-     messages(lambda q, qmgr, kind, c: EventMessage(qmgr, kind, q.defn.name, c, *q.stats.get(qmgr, (0, 0))))),
+     fire_with(_issue=rebind(events._issue, _message=lambda q, qmgr, kind, c: EventMessage(
+         qmgr, kind, q.defn.name, c, *q.stats.get(qmgr, (0, 0)))))),
     ("011-b", "Each event message carries the group's totals, not its queue manager's.",
-     cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], messages(group_totals_message)),
+     cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()],
+     fire_with(_issue=rebind(events._issue, _message=group_totals_message))),
     ("012-a", "A backout restores the event switches.", cfg(), [put(syncpoint=True), Backout("QM01"), put()],
      chain(pre(Put, _save_switches), post((Backout, Commit), _restore_switches))),
     ("012-b", "Events of puts under syncpoint are held until commit.", cfg(), [put(syncpoint=True)],
