@@ -20,7 +20,7 @@ from cfconform.reference_model.outcomes import EventMessage, Outcome
 from cfconform.reference_model.state import Queue
 
 from .kit import Patched, around, chain, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse, state
-from .mq_common import INSPECT, full_at, get, mq_config, put, qd, sd
+from .mq_common import INSPECT, full_at, get, mq_config, one, put, qd, sd
 
 
 def firing(fire: Callable[..., tuple[EventMessage, ...]]) -> Callable[[Model], None]:
@@ -236,8 +236,7 @@ MUTANTS = family(
     ("015-b", "The queue is full one message early (depth + 1 >= MAXDEPTH).", cfg(q1(maxdepth=1)), [put()],
      refuse(Put, lambda m, op: (q := m.queues[op.queue]).depth + 1 >= q.defn.maxdepth, rc.MQRC_Q_FULL, "QDEPTH-015")),
     # plenty of room (Table 2): not a full structure
-    ("015-c", "A put to a full queue fails with 2192 instead of 2053.",
-     mq_config(sd(size=8192), queues=[q1(maxdepth=0)]),
+    ("015-c", "A put to a full queue fails with 2192 instead of 2053.", one(size=8192, queues=[q1(maxdepth=0)]),
      [INSPECT, put()], reason_for(Put, rc.MQRC_Q_FULL, rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("016-a", "A stopped queue manager still issues event messages.", cfg(qmgrs=TWO), [StopQmgr("QM02"), put()],
      issuing(lambda model, m: m.perfmev)),
