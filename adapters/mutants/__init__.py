@@ -35,13 +35,6 @@ def mutants_for_rule(rule_id: str) -> tuple[Mutant, ...]:
 
 
 __all__ = [
-    "CHECKER_GAPS",
-    "MUTANTS",
-    "MUTANT_BY_ID",
-    "RETIRED",
-    "SKIPPED",
-    "Mutant",
-    "MutantAdapter",
-    "get_mutant",
+    "CHECKER_GAPS", "MUTANTS", "MUTANT_BY_ID", "RETIRED", "SKIPPED", "Mutant", "MutantAdapter", "get_mutant",
     "mutants_for_rule",
-]
+]  # fmt: skip

@@ -92,9 +92,6 @@ def _keeping(free: Any) -> Any:
     return rebind(mq._remove, _free=free)
 
 
-_ELEMENTS_ONLY = lambda s, msg: setattr(s.pools, "elements_used", s.pools.elements_used - msg.elements)  # noqa: E731
-
-
 TINY = sd(size=6145)  # 1 entry, 1 element
 FULL50 = sd(size=6146, ratio=2, fullthreshold=50)  # 2 entries, 4 elements
 GROWABLE = sd(initsize_kb=6147, size=6160)  # starts with 4 entries; SIZE gives 24
@@ -167,6 +164,7 @@ MUTANTS = family(
      one(size=8192, ratio=4, offload="SMDS", **rules((0, 0))), [put(1), put(1)],
      _entries_charged(-1, lambda o: o.ok and o.offloaded)),
     ("012-b", "A get outside syncpoint frees the message's elements but not its entry.", one(size=8192, ratio=4),
-     [put(1000), get()], rebound(Get, _remove=_keeping(_ELEMENTS_ONLY))),
+     [put(1000), get()], rebound(Get, _remove=_keeping(
+         lambda s, msg: setattr(s.pools, "elements_used", s.pools.elements_used - msg.elements)))),
 )
 # fmt: on

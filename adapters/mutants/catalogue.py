@@ -114,21 +114,10 @@ RETIRED: Mapping[str, str] = {
 #: not a retirement): they stay in the catalogue, and their checker test is an expected failure.
 CHECKER_GAPS: Mapping[str, str] = {}
 
-_FAMILIES = (
-    cqs_family,
-    offload_family,
-    cflevel_family,
-    capacity_family,
-    topology_family,
-    qdepth_family,
-    recovery_family,
-    queue_family,
-)
 _ORDER = {r.id: i for i, r in enumerate(RULES)}
 #: Every family's mutants, in rule order.
-MUTANTS: tuple[Mutant, ...] = tuple(
-    sorted(
-        (m for f in _FAMILIES for m in f.MUTANTS),
-        key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id),
-    )
-)
+MUTANTS: tuple[Mutant, ...] = tuple(sorted(
+    (m for f in (cqs_family, offload_family, cflevel_family, capacity_family, topology_family, qdepth_family,
+                 recovery_family, queue_family) for m in f.MUTANTS),
+    key=lambda m: (_ORDER.get(m.rule, len(_ORDER)), int(m.rule[-3:]), m.id),
+))  # fmt: skip

@@ -39,16 +39,6 @@ def _cflevel_is(*levels: int) -> Any:
     return lambda model, op: structure_of(model, op.queue).defn.cflevel in levels  # type: ignore[union-attr]
 
 
-def _cflevel_first(limit_level: int) -> Any:
-    """The CFLEVEL length limit checked before anything else."""
-
-    def when(model: Model, op: Put) -> bool:
-        s = structure_of(model, op.queue)
-        return s is not None and not s.failed and s.defn.cflevel < limit_level and op.length > SIZE_63K
-
-    return refuse(Put, when, rc.MQRC_WRONG_CF_LEVEL, "CFLEVEL-003")
-
-
 # fmt: off
 MUTANTS = family(
     "CFLEVEL",
@@ -78,7 +68,9 @@ MUTANTS = family(
             rc.MQRC_PERSISTENT_NOT_ALLOWED, "CFLEVEL-002")),
     ("004-c", "A persistent put to a RECOVER(NO) structure fails with 2366 instead of 2048.", one(cflevel=3),
      [put(persistent=True)], reason_for(Put, "CFLEVEL-004", rc.MQRC_WRONG_CF_LEVEL)),
-    ("005-a", "CFLEVEL(4) still rejects messages over 63 KB.", one(cflevel=4), [put(70000)], _cflevel_first(5)),
+    ("005-a", "CFLEVEL(4) still rejects messages over 63 KB.", one(cflevel=4), [put(70000)],
+     refuse(Put, lambda m, op: (s := structure_of(m, op.queue)) is not None and not s.failed and s.defn.cflevel < 5
+            and op.length > SIZE_63K, rc.MQRC_WRONG_CF_LEVEL, "CFLEVEL-003")),
     ("005-b", "MAXMSGL above 100 MB is accepted.", one(), [AlterQueue("Q1", {"maxmsgl": 100 * 1024 * KB + 1})],
      lenient(AlterQueue, "CFLEVEL-005")),
     ("006-a", "The offload rules are applied at CFLEVEL(4) too.", one(cflevel=4, **rules((0, 0), None, None)),
@@ -88,8 +80,7 @@ MUTANTS = family(
     ("008-a", "MAXMSGL is not enforced.", mq_config(queues=[qd(maxmsgl=100)]), [put(101)],
      rebound(Put, _refusals=lambda *a: [o for o in mq._refusals(*a) if "CFLEVEL-008" not in o.rules])),
     ("008-b", "A message of exactly MAXMSGL bytes is rejected.", mq_config(queues=[qd(maxmsgl=100)]), [put(100)],
-     refuse(Put, lambda m, op: op.length == m.queues[op.queue].defn.maxmsgl, rc.MQRC_MSG_TOO_BIG_FOR_Q,
-            "CFLEVEL-008")),
+     refuse(Put, lambda m, op: op.length == m.queues[op.queue].defn.maxmsgl, rc.MQRC_MSG_TOO_BIG_FOR_Q, "CFLEVEL-008")),
     ("009-a", "CFLEVEL can be decreased while messages are on the structure.", one(cflevel=3),
      [put(), alter(cflevel=2)], rebound(AlterStructure, _in_use=lambda model, s: False)),
     ("009-b", "CFLEVEL cannot be decreased even when every queue is empty.", one(cflevel=3), [alter(cflevel=2)],

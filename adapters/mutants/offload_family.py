@@ -34,10 +34,6 @@ def _alter_with_defaults(defaults: dict[str, Any]) -> Any:
     return wrap(AlterStructure, lambda f: lambda m, op: f(m, attrs.evolve(op, changes=defaults | dict(op.changes))))
 
 
-def _elements(n: int) -> Any:
-    return lambda m: setattr(m, "acct", attrs.evolve(m.acct, offloaded_elements=n))
-
-
 def _each(hit: Any) -> Any:
     """The rules decided one by one: ``hit(model, s, rule, length, strict, metric)``, ``rule`` being (n, th, sz)."""
     return lambda m, s, rules, *a: next((r for r in rules if hit(m, s, r, *a)), None)
@@ -97,7 +93,7 @@ MUTANTS = family(
      one(**BIG), [put(SIZE_63_75K), put(64600)], _forced(lambda cflevel: SIZE_63_75K - 1)),
     ("005-c", "An offloaded message keeps its data in the structure: it costs more than the same message kept whole.",
      one(size=6219, ratio=50, **rules((50, 4 * KB), None, None)), [put(), put(8000), put(20000), put(8000)],
-     _elements(64)),
+     lambda m: setattr(m, "acct", attrs.evolve(m.acct, offloaded_elements=64))),
     ("006-a", "ALTER CFSTRUCT accepts an OFFLOAD store other than SMDS or DB2.",
      one(), [alter(offload="DISK")], lenient(AlterStructure, "OFFLOAD-006")),
     ("006-b", "With OFFLOAD(DB2) the offload rules are never applied.", one(offload="DB2", **rules(None, None, (0, 0))),

@@ -20,7 +20,7 @@ from cfconform.reference_model.outcomes import EventMessage, Outcome
 from cfconform.reference_model.state import Queue
 
 from .kit import Patched, around, chain, family, lenient, post, pre, reading, reason_for, rebind, rebound, refuse, state
-from .mq_common import INSPECT, full_at, get, mq_config, put, qd, sd
+from .mq_common import INSPECT, full_at, get, mq_config, one, put, qd, sd
 
 
 def firing(fire: Callable[..., tuple[EventMessage, ...]]) -> Callable[[Model], None]:
@@ -44,11 +44,6 @@ def issuing(others: Callable[[Model, Any], bool], coordinator: bool = True) -> C
             + [m.name for m in model.qmgrs.values() if m is not c and others(model, m)]
         )
     )
-
-
-def messages(message: Callable[..., EventMessage]) -> Callable[[Model], None]:
-    """Event messages made by ``message(q, qmgr, kind, correl)`` instead of ``events._message``."""
-    return fire_with(_issue=rebind(events._issue, _message=message))
 
 
 def thresholds(*, high: Any = events.high_reached, low: Any = events.low_reached) -> Callable[[Model], None]:
@@ -216,9 +211,11 @@ MUTANTS = family(
      fire_with(_silenced=lambda m, c, kind: kind != "QDPHI" and not c.perfmev), ("event_broadcast",)),
     ("011-a", "MsgEnqCount/MsgDeqCount are not reset by an event message (cumulative).", cfg(q1(qdphiev=True)),
      [put(), get()],
-     messages(lambda q, qmgr, kind, c: EventMessage(qmgr, kind, q.defn.name, c, *q.stats.get(qmgr, (0, 0))))),
+     fire_with(_issue=rebind(events._issue, _message=lambda q, qmgr, kind, c: EventMessage(
+         qmgr, kind, q.defn.name, c, *q.stats.get(qmgr, (0, 0)))))),
     ("011-b", "Each event message carries the group's totals, not its queue manager's.",
-     cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()], messages(group_totals_message)),
+     cfg(q1(qdepthhi=50, qdphiev=True), qmgrs=TWO), [put(qmgr="QM02"), put()],
+     fire_with(_issue=rebind(events._issue, _message=group_totals_message))),
     ("012-a", "A backout restores the event switches.", cfg(), [put(syncpoint=True), Backout("QM01"), put()],
      chain(pre(Put, _save_switches), post((Backout, Commit), _restore_switches))),
     ("012-b", "Events of puts under syncpoint are held until commit.", cfg(), [put(syncpoint=True)],
@@ -239,8 +236,7 @@ MUTANTS = family(
     ("015-b", "The queue is full one message early (depth + 1 >= MAXDEPTH).", cfg(q1(maxdepth=1)), [put()],
      refuse(Put, lambda m, op: (q := m.queues[op.queue]).depth + 1 >= q.defn.maxdepth, rc.MQRC_Q_FULL, "QDEPTH-015")),
     # plenty of room (Table 2): not a full structure
-    ("015-c", "A put to a full queue fails with 2192 instead of 2053.",
-     mq_config(sd(size=8192), queues=[q1(maxdepth=0)]),
+    ("015-c", "A put to a full queue fails with 2192 instead of 2053.", one(size=8192, queues=[q1(maxdepth=0)]),
      [INSPECT, put()], reason_for(Put, rc.MQRC_Q_FULL, rc.MQRC_STORAGE_MEDIUM_FULL)),
     ("016-a", "A stopped queue manager still issues event messages.", cfg(qmgrs=TWO), [StopQmgr("QM02"), put()],
      issuing(lambda model, m: m.perfmev)),

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 from typing import Any
 
 import attrs
@@ -62,10 +62,10 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _section(title: str, intro: str, head: str, rows: Iterable[tuple[str, str]]) -> list[str]:
-    """A titled two-column table (``head`` names the columns) of ``rows``, after an introduction."""
+def _section(title: str, intro: str, head: str, rows: Collection[tuple[str, str]]) -> list[str]:
+    """A titled two-column table (``head`` names the columns) of ``rows``, after an introduction; none if no rows."""
     table = [f"| {head} |", "| --- | --- |", *(f"| {key} | {_cell(why)} |" for key, why in rows)]
-    return ["", f"## {title}", "", intro, "", *table]
+    return ["", f"## {title}", "", intro, "", *table] if rows else []
 
 
 def render_markdown() -> str:
@@ -95,21 +95,19 @@ def render_markdown() -> str:
         "Rules without a mutant", "These rules have no effect an implementation's outcomes could get wrong.",
         "Rule | Why", sorted(SKIPPED.items()),
     )  # fmt: skip
-    if CHECKER_GAPS:
-        lines += _section(
-            "Known checker gaps",
-            f"{len(CHECKER_GAPS)} mutants break a documented sentence that the checker cannot judge yet: they stay "
-            "in the catalogue (and count against the mutation score) until the checker is fixed.",
-            "Mutant | What the checker misses", CHECKER_GAPS.items(),
-        )  # fmt: skip
-    if RETIRED:
-        lines += _section(
-            "Retired mutants",
-            f"{len(RETIRED)} mutants broke something no IBM sentence decides (storage accounting, the timing of "
-            "z/OS messages, reason-code precedence, an invented cap, ...). The gate does not judge it, so they are "
-            "no longer run; their IDs stay reserved.",
-            "Mutant | Why retired", RETIRED.items(),
-        )  # fmt: skip
+    lines += _section(
+        "Known checker gaps",
+        f"{len(CHECKER_GAPS)} mutants break a documented sentence that the checker cannot judge yet: they stay "
+        "in the catalogue (and count against the mutation score) until the checker is fixed.",
+        "Mutant | What the checker misses", CHECKER_GAPS.items(),
+    )  # fmt: skip
+    lines += _section(
+        "Retired mutants",
+        f"{len(RETIRED)} mutants broke something no IBM sentence decides (storage accounting, the timing of "
+        "z/OS messages, reason-code precedence, an invented cap, ...). The gate does not judge it, so they are "
+        "no longer run; their IDs stay reserved.",
+        "Mutant | Why retired", RETIRED.items(),
+    )  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
