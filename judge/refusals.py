@@ -37,7 +37,8 @@ def refusable(model: Model, op: Any, expected: Outcome, observed: Outcome) -> bo
     if observed.ok or not expected.ok or getattr(op, "KIND", None) not in REFUSABLE:
         return False
     if isinstance(op, DefineQueue):
-        if not queue_documented("maxdepth", field(op.queue, "maxdepth")):
+        depth = field(op.queue, "maxdepth")  # (a record without it: the product's default, no reason)
+        if depth is not None and not queue_documented("maxdepth", depth):
             return True
         name, cfstruct = field(op.queue, "name"), field(op.queue, "cfstruct")
         held = sum(1 for other in model.queues.values() if cfstruct is not None and other.defn.cfstruct == cfstruct)

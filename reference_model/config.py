@@ -205,7 +205,7 @@ def validate_queue(q: QueueDef) -> None:
     if q.cfstruct is not None:
         check_name_field(f, "cfstruct", q.cfstruct)
     check_int_field(f, "maxdepth", q.maxdepth, 0, 999_999_999, "QDEPTH-018")
-    check_int_field(f, "maxmsgl", q.maxmsgl, 0, SIZE_100MB, "CFLEVEL-005")
+    check_int_field(f, "maxmsgl", q.maxmsgl, 0, SIZE_100MB, "CFLEVEL-010")
     check_int_field(f, "qdepthhi", q.qdepthhi, 0, 100, "QDEPTH-014")
     check_int_field(f, "qdepthlo", q.qdepthlo, 0, 100, "QDEPTH-014")
     check_bool_field(f, "qdphiev", q.qdphiev, "QDEPTH-014")

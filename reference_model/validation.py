@@ -30,7 +30,7 @@ LGMSGSZ_MAX = 30632
 
 #: Rules whose bounds no IBM sentence states (ibm-facts: NOT FOUND, AMBIGUOUS): a value outside them
 #: is the implementation's to accept or refuse, so in checker mode the model can be told to accept.
-UNDECIDED_BOUNDS = frozenset({"OFFLOAD-011", "CQS-002", "QDEPTH-018"})
+UNDECIDED_BOUNDS = frozenset({"OFFLOAD-011", "CQS-002", "QDEPTH-018", "CFLEVEL-010"})
 _LENIENT: ContextVar[frozenset[str]] = ContextVar("lenient_rules", default=frozenset())
 
 

@@ -43,6 +43,8 @@ SKIPPED: Mapping[str, str] = {
     "2.6), so its only observable effect is CFLEVEL-002's refused persistent put",
     "QDEPTH-018": "MAXDEPTH's range is no sentence's (ibm-facts 4.2: 'Also undefined: MaxQDepth = 0'): an "
     "implementation may accept more or refuse 0 (the tenth reading refuses it), so no fault breaks it",
+    "CFLEVEL-010": "a queue's MAXMSGL range is no sentence's (ibm-facts 3.5 states only the queue manager's): an "
+    "implementation may accept more than 100 MB (the eleventh reading does) or refuse any, so no fault breaks it",
     "TOPOLOGY-007": f"CSQ_ADMIN sizing, {_CONFIG}",
     "TOPOLOGY-008": f"CSQ_ADMIN minimum sizes (Table 1), {_CONFIG}",
     "TOPOLOGY-014": f"the CFCC level (9 or higher) picks `cfconform size --admin`'s Table 1 edition, {_CONFIG}",
@@ -83,6 +85,8 @@ RETIRED: Mapping[str, str] = {
     "what is stated (it costs less than the message kept whole) is checked by M-OFFLOAD-005-c",
     "M-OFFLOAD-007-b": "ALTER CFSTRUCT CFLEVEL(4) not naming OFFLOAD on an OFFLOAD(DB2) structure: the keyword is "
     "documented as valid only from CFLEVEL(5), but no sentence says such an ALTER is refused",
+    "M-CFLEVEL-005-b": "MAXMSGL above 100 MB accepted: no sentence here states a queue's MAXMSGL range, only the "
+    "queue manager's (CFLEVEL-010, inferred; the eleventh reading accepts it)",
     "M-QDEPTH-014-b": "MAXDEPTH above 999999999 accepted: no sentence here states MAXDEPTH's range (QDEPTH-018, "
     "inferred)",
     "M-QDEPTH-014-c": "MAXDEPTH(0) refused: ibm-facts 4.2 calls MaxQDepth = 0 undefined and states no range "

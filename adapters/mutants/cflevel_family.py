@@ -15,10 +15,10 @@ import attrs
 from cfconform.reference_model import admin, mq
 from cfconform.reference_model import outcomes as rc
 from cfconform.reference_model.model import Model
-from cfconform.reference_model.operations import AlterQueue, AlterStructure, Put
+from cfconform.reference_model.operations import AlterStructure, Put
 from cfconform.reference_model.outcomes import Outcome
 from cfconform.reference_model.state import Structure
-from cfconform.reference_model.units import KB, SIZE_63_75K, SIZE_63K
+from cfconform.reference_model.units import SIZE_63_75K, SIZE_63K
 
 from .kit import family, lenient, reason_for, rebind, rebound, refuse
 from .mq_common import INSPECT, alter, deciding, mq_config, one, put, qd, reject_alter, rules, sd, structure_of
@@ -71,8 +71,6 @@ MUTANTS = family(
     ("005-a", "CFLEVEL(4) still rejects messages over 63 KB.", one(cflevel=4), [put(70000)],
      refuse(Put, lambda m, op: (s := structure_of(m, op.queue)) is not None and not s.failed and s.defn.cflevel < 5
             and op.length > SIZE_63K, rc.MQRC_WRONG_CF_LEVEL, "CFLEVEL-003")),
-    ("005-b", "MAXMSGL above 100 MB is accepted.", one(), [AlterQueue("Q1", {"maxmsgl": 100 * 1024 * KB + 1})],
-     lenient(AlterQueue, "CFLEVEL-005")),
     ("006-a", "The offload rules are applied at CFLEVEL(4) too.", one(cflevel=4, **rules((0, 0), None, None)),
      [put(1), put(1)], deciding(RULES_LEVEL=4)),
     ("006-b", "The offload rules are not applied at CFLEVEL(5) (only the forced offload).",

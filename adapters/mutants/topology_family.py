@@ -51,7 +51,7 @@ MUTANTS = family(
     ("005-a", "A 513th queue is accepted on a structure.", mq_config(_APP1, queues=_Q512), [DefineQueue(qd("Q512"))],
      lenient(DefineQueue, "TOPOLOGY-005")),
     ("005-b", "The 512-queue limit is applied to the whole group, not per structure.",
-     mq_config(_APP1, StructureDef("APP2"), queues=_Q512), [DefineQueue(qd("Q512", "APP2"))],
+     mq_config(_APP1, StructureDef("APP2"), queues=_Q512), [DefineQueue(qd("Q512", "APP2", maxdepth=5))],
      refuse(DefineQueue, lambda m, op: op.queue.cfstruct is not None
             and sum(1 for q in m.queues.values() if q.defn.cfstruct is not None) >= 512, CMD_INVALID, "TOPOLOGY-005")),
     ("006-a", "Only 31 queue managers can connect: the 32nd is never active.",

@@ -110,4 +110,15 @@ RULES: tuple[Rule, ...] = (
         profiles=MQ,
         readings=("cflevel5_decrease",),
     ),
+    Rule(
+        id="CFLEVEL-010",
+        title="A queue's MAXMSGL is a number of bytes; the model takes 0..104857600 (the queue's range not found).",
+        citation=Citation(
+            "ibm-facts: 3.5 Queue full and message-size limits",
+            "Queue-manager MaxMsgLength ranges from 32 KB (32 768) to",
+        ),
+        status="inferred",
+        observables=("config.queues.*.maxmsgl", "define_queue.reason", "alter_queue.ok", "alter_queue.reason"),
+        profiles=MQ,
+    ),
 )

@@ -1,5 +1,5 @@
-"""The gate against the fourth to tenth readings (examples/fourth-, sixth-, seventh-, eighth-,
-ninth- and tenth-reading in Python, examples/fifth-reading in Node.js): implementations written from
+"""The gate against the fourth to eleventh readings (examples/fourth-, sixth-, seventh-, eighth-,
+ninth-, tenth- and eleventh-reading in Python, examples/fifth-reading in Node.js): implementations written from
 the documents alone, each with readings, accounting and choices of its own.  Each trace here once
 drew a false verdict on one of them; replayed through the one checker it passes (or ends
 unjudged).  A trace marked
@@ -28,6 +28,7 @@ COMMANDS = {
     "eighth": [sys.executable, str(ROOT / "examples" / "eighth-reading" / "impl.py")],
     "ninth": [sys.executable, str(ROOT / "examples" / "ninth-reading" / "impl.py")],
     "tenth": [sys.executable, str(ROOT / "examples" / "tenth-reading" / "impl.py")],
+    "eleventh": [sys.executable, str(ROOT / "examples" / "eleventh-reading" / "impl.py")],
 }
 TRACES = [
     (reading, path)

@@ -271,9 +271,9 @@ def test_sizing_005_bad_entry_element_ratio(thunk: Thunk, field: str, value: Any
 
 
 @_cases(
-    ("maxmsgl=-1", _qd(maxmsgl=-1), f"{Q}.maxmsgl", -1, "CFLEVEL-005"),
-    ("maxmsgl>100MB", _qd(maxmsgl=SIZE_100MB + 1), f"{Q}.maxmsgl", SIZE_100MB + 1, "CFLEVEL-005"),
-    ("maxmsgl=True", _qd(maxmsgl=True), f"{Q}.maxmsgl", True, "CFLEVEL-005"),
+    ("maxmsgl=-1", _qd(maxmsgl=-1), f"{Q}.maxmsgl", -1, "CFLEVEL-010"),
+    ("maxmsgl>100MB", _qd(maxmsgl=SIZE_100MB + 1), f"{Q}.maxmsgl", SIZE_100MB + 1, "CFLEVEL-010"),
+    ("maxmsgl=True", _qd(maxmsgl=True), f"{Q}.maxmsgl", True, "CFLEVEL-010"),
     ("put-length=-1", _step(Put("QM01", "Q1", -1)), "put.length", -1, "CFLEVEL-005"),
     ("put-length=True", _step(Put("QM01", "Q1", True)), "put.length", True, "CFLEVEL-005"),
     ("put-length=1.5", _step(Put("QM01", "Q1", 1.5)), "put.length", 1.5, "CFLEVEL-005"),  # type: ignore[arg-type]

@@ -147,11 +147,12 @@ def test_cflevel_005_100mb_message_accepted(cflevel: int) -> None:
     assert (True, True, 104857600) == (out.ok, out.offloaded, SIZE_100MB)
 
 
-def test_cflevel_005_maxmsgl_at_most_100mb() -> None:
+def test_cflevel_010_the_model_takes_maxmsgl_up_to_100mb() -> None:
+    """Inferred: the queue's MAXMSGL range is not found; the model takes the queue manager's."""
     assert 104857600 == QueueDef("Q1", cfstruct="APP1", maxmsgl=104857600).maxmsgl
     with pytest.raises(ConfigurationError) as info:
         QueueDef("Q1", cfstruct="APP1", maxmsgl=104857601)
-    assert ("queues[Q1].maxmsgl", "CFLEVEL-005") == (info.value.field, info.value.rule_id)
+    assert ("queues[Q1].maxmsgl", "CFLEVEL-010") == (info.value.field, info.value.rule_id)
 
 
 @pytest.mark.parametrize("cflevel", [4, 5])
