@@ -454,8 +454,10 @@ def _may_lag(model: GroupState, s: Structure) -> bool:
 def _lagging_relief(model: GroupState, s: Structure) -> tuple[str, ...]:
     """At ``advance_clock``: overflow mode whose end may lag (:func:`_may_lag`) ends if the implementation
     says so, or must have ended once a scan interval has passed since usage fell (CQS-015)."""
-    if s.relief_since is None or not s.overflow_mode or s.defn.ovflwstr is not None:
+    if not s.overflow_mode or s.defn.ovflwstr is not None:
         return ()
+    if s.relief_since is None:
+        return _found_by_scan(model, s)
     if model.hint is not None and model.hint.says(f"OVERFLOW_OFF {s.defn.name}"):
         return _end_overflow(s, model)
     seen = model.before(s)
@@ -464,6 +466,21 @@ def _lagging_relief(model: GroupState, s: Structure) -> tuple[str, ...]:
         s.relief_since = None  # (puts took usage back above the target: a scan now keeps overflow mode)
         return ()
     return () if _may_lag(model, s) else _end_overflow(s, model)
+
+
+def _found_by_scan(model: GroupState, s: Structure) -> tuple[str, ...]:
+    """CQS-015 under ``by-scan``: overflow mode that began with usage already 20% below the threshold
+    (no CQSDEL brought it there: :func:`_exits_at_start`) may end at a scan that finds usage there, when
+    the implementation says so (eleventh reading, cqs seed 2: OVFLWMAX(0), the alter failing on an
+    empty structure, OVERFLOW_OFF at the next scan)."""
+    hint = model.hint
+    if hint is None or model.readings.cqs_relief_timing != "by-scan" or not hint.says(f"OVERFLOW_OFF {s.defn.name}"):
+        return ()
+    seen = model.before(s)
+    fixed = model.readings.cqs_target in ("points", "relative", "points-floor") or s.overflow_base >= 0
+    if seen is not None and fixed and usage_pct(_metric(model), seen, model.acct) > target(model, s):
+        return ()
+    return _end_overflow(s, model)
 
 
 def _adopt_unseen_relief(model: GroupState, s: Structure, name: str) -> None:

@@ -427,7 +427,8 @@ def fail_structure(model: GroupState, op: FailStructure) -> Outcome:
     s.failed = True
     signals = model.full_signals(s)
     # the structure is gone: whether z/OS says IXC586I for it, now or later, is not documented
-    s.full_off_unsaid = model.hint is not None and s.full_warning
+    # (and a warning an earlier failure may not have ended stays open: eleventh reading, mq seed 2)
+    s.full_off_unsaid = model.hint is not None and (s.full_warning or s.full_off_unsaid)
     s.full_warning = False
     return Outcome("fail_structure", rules=("RECOVERY-002", "RECOVERY-004"), signals=signals)
 

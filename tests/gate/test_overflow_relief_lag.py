@@ -4,15 +4,21 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 
 from cfconform.adapters.delegating import DelegatingAdapter
 from cfconform.adapters.mutants import MUTANT_BY_ID
 from cfconform.adapters.reference import ReferenceAdapter
+from cfconform.adapters.wire.client import WireAdapter
 from cfconform.judge.runner import run_trace
 from cfconform.reference_model import operations as o
+from cfconform.reference_model.codec import config_from_record, op_from_record
 from cfconform.reference_model.outcomes import Outcome
 
 SCENARIO = MUTANT_BY_ID["M-CQS-015-a"]  # a put, the alter failing (overflow mode), a get relieving it
@@ -66,3 +72,34 @@ def test_a_lag_is_found_as_the_by_scan_reading_when_none_is_declared():
 
 def test_an_implementation_declaring_at_delete_that_lags_fails():
     assert "fail" == _verdict(Lagging(after=600, reading="at-delete"), 600)
+
+
+TRACES = Path(__file__).parent / "eleventh_reading_traces"
+#: Eleventh reading, cqs seed 2: overflow mode began with usage already below the target; OVERFLOW_OFF at the next scan.
+BEGUN_BELOW = (
+    Path(__file__).parent / "eleventh_reading_traces" / "cqs-overflow-begun-below-the-target-ends-at-a-scan.json"
+)
+ELEVENTH = [sys.executable, str(Path(__file__).resolve().parents[2] / "examples" / "eleventh-reading" / "impl.py")]
+
+
+class _Declaring(DelegatingAdapter):
+    """The eleventh reading, declaring ``cqs_relief_timing`` as given."""
+
+    def __init__(self, reading: str) -> None:
+        super().__init__(WireAdapter(ELEVENTH))
+        self.reading = reading
+
+    def capabilities(self) -> Any:
+        caps = self.inner.capabilities()
+        return attrs.evolve(caps, readings={**caps.readings, "cqs_relief_timing": self.reading})
+
+
+@pytest.mark.parametrize(("reading", "verdict"), [("by-scan", "pass"), ("unknown", "pass"), ("at-delete", "fail")])
+def test_overflow_mode_begun_below_the_target_may_end_at_a_scan_only_by_scan(reading: str, verdict: str):
+    record = json.loads(BEGUN_BELOW.read_text(encoding="utf-8"))
+    adapter = _Declaring(reading)
+    try:
+        got = run_trace(adapter, config_from_record(record["config"]), [op_from_record(r) for r in record["ops"]])
+    finally:
+        adapter.close()
+    assert verdict == got.verdict
