@@ -460,9 +460,7 @@ def _lagging_relief(model: GroupState, s: Structure) -> tuple[str, ...]:
         return _found_by_scan(model, s)
     if model.hint is not None and model.hint.says(f"OVERFLOW_OFF {s.defn.name}"):
         return _end_overflow(s, model)
-    seen = model.before(s)
-    fixed = model.readings.cqs_target in ("points", "relative", "points-floor") or s.overflow_base >= 0
-    if seen is not None and fixed and usage_pct(_metric(model), seen, model.acct) > target(model, s):
+    if _seen_above_target(model, s):
         s.relief_since = None  # (puts took usage back above the target: a scan now keeps overflow mode)
         return ()
     return () if _may_lag(model, s) else _end_overflow(s, model)
@@ -476,11 +474,17 @@ def _found_by_scan(model: GroupState, s: Structure) -> tuple[str, ...]:
     hint = model.hint
     if hint is None or model.readings.cqs_relief_timing != "by-scan" or not hint.says(f"OVERFLOW_OFF {s.defn.name}"):
         return ()
-    seen = model.before(s)
-    fixed = model.readings.cqs_target in ("points", "relative", "points-floor") or s.overflow_base >= 0
-    if seen is not None and fixed and usage_pct(_metric(model), seen, model.acct) > target(model, s):
+    if _seen_above_target(model, s):
         return ()
     return _end_overflow(s, model)
+
+
+def _seen_above_target(model: GroupState, s: Structure) -> bool:
+    """Whether the implementation's last reported usage is above the target, where the target is
+    known without a usage it never reported (the drop readings need the usage at overflow start)."""
+    seen = model.before(s)
+    fixed = model.readings.cqs_target in ("points", "relative", "points-floor") or s.overflow_base >= 0
+    return seen is not None and fixed and usage_pct(_metric(model), seen, model.acct) > target(model, s)
 
 
 def _adopt_unseen_relief(model: GroupState, s: Structure, name: str) -> None:

@@ -226,6 +226,13 @@ def _project_structure(model: Model, s: Structure) -> dict[str, Any]:
     return out
 
 
+def _shown_warning(model: Model, s: Structure) -> bool | None:
+    """The ``full_warning`` the implementation's ``inspect`` shows for ``s`` at this step, if any."""
+    value = model.hint.outcome.value if model.hint is not None else None
+    shown = value.get("structures", {}).get(s.defn.name, {}).get("full_warning") if isinstance(value, dict) else None
+    return shown if isinstance(shown, bool) else None
+
+
 def _kept_through_failure(model: Model, s: Structure) -> bool | None:
     """CAPACITY-003: IXC585E stood when the structure failed, and no IXC586I has been said since
     (``full_off_unsaid``).  Whether z/OS's monitoring ends the warning with the structure, or keeps
@@ -233,9 +240,7 @@ def _kept_through_failure(model: Model, s: Structure) -> bool | None:
     showing the warning still on stands, and the warning goes on from here under the usual rules
     (eighth reading, mq seed 2: FAIL, then RECOVER TYPE(PURGE), the warning still shown)."""
     hint = model.hint
-    if hint is None or not s.full_off_unsaid or s.failed or not isinstance(hint.outcome.value, dict):
-        return None
-    if hint.outcome.value.get("structures", {}).get(s.defn.name, {}).get("full_warning") is not True:
+    if hint is None or not s.full_off_unsaid or s.failed or _shown_warning(model, s) is not True:
         return None
     # (its IXC586I, if the usage is below FULLTHRESHOLD, is due from now: GroupState.full_signals)
     s.full_warning, s.full_off_unsaid, s.full_due_since = True, False, model.clock
@@ -250,17 +255,14 @@ def _unsignalled(model: Model, s: Structure) -> bool | None:
     hint = model.hint
     if hint is None or hint.signals or s.failed or s.defn.fullthreshold <= 0:
         return None
-    seen = model.after(s)
-    shown = (
-        hint.outcome.value.get("structures", {}).get(s.defn.name, {}) if isinstance(hint.outcome.value, dict) else {}
-    )
-    if seen is None or not isinstance(shown.get("full_warning"), bool):
+    seen, shown = model.after(s), _shown_warning(model, s)
+    if seen is None or shown is None:
         return None
     eu, et, lu, lt = seen
     if et <= 0 or lt <= 0:  # a structure offering nothing has no usage to reach a threshold: open
         return None
     high = 100 * eu >= s.defn.fullthreshold * et or 100 * lu >= s.defn.fullthreshold * lt
-    if high == s.full_warning or shown["full_warning"] != high:
+    if high == s.full_warning or shown != high:
         return None
     s.full_warning, s.full_due_since = high, None
     return high
@@ -286,9 +288,7 @@ def _overdue_signal(model: Model, s: Structure) -> str | None:
         s.full_due_since = None
         return None
     if not model._overdue(s):
-        observed = model.hint.outcome.value if isinstance(model.hint.outcome.value, dict) else {}
-        shown = observed.get("structures", {}).get(s.defn.name, {}).get("full_warning")
-        return shown if isinstance(shown, bool) else None
+        return _shown_warning(model, s)
     return f"{'IXC585E' if high else 'IXC586I'} issued by now"
 
 
