@@ -158,10 +158,12 @@ def _not_judged(profile: str, runs: list[MachineRun]) -> list[str]:
     refused: Counter[str] = Counter()
     unclaimed: Counter[str] = Counter()
     unopened: Counter[str] = Counter()
+    softened: Counter[str] = Counter()
     for run in (r for r in runs if r.profile == profile):
         refused.update(run.refused)
         unclaimed.update(run.unclaimed)
         unopened.update(run.unopened)
+        softened.update(run.softened)
     out = []
     if refused:
         kinds = ", ".join(f"{k} x{n}" for k, n in sorted(refused.items()))
@@ -174,6 +176,12 @@ def _not_judged(profile: str, runs: list[MachineRun]) -> list[str]:
         out.append(f"{profile}: test cases ended, not judged, at divergences on unclaimed rules only ({rules})")
     for why, n in sorted(unopened.items()):
         out.append(f"{profile}: {n} configurations breaking a documented limit not judged ({why})")
+    if softened:
+        keywords = ", ".join(f"{k} x{n}" for k, n in sorted(softened.items()))
+        out.append(
+            f"{profile}: configurations refused at open were opened again with the keyword the refusal "
+            f"named at its default ({keywords}); those values were not judged"
+        )
     return out
 
 

@@ -16,6 +16,7 @@ from cfconform.reference_model.outcomes import Outcome
 from .checker import Checker
 from .claims import any_claimed
 from .opening import judge_open
+from .soften import open_softened
 from .trace import AdapterFault, TraceResult, divergence_from
 
 
@@ -60,16 +61,16 @@ def run_trace(
     if isinstance(config, Mapping):  # a configuration a sentence forbids, as its record
         return judge_open(adapter, config, ops, caps)
     caps = caps or adapter.capabilities()
-    checker = Checker(config, caps)
     try:
-        adapter.open(config)
+        config, _ = open_softened(adapter, config)  # (a keyword it named refused: at its default)
     except Exception as err:
-        readings = checker.readings_followed()
+        readings = Checker(config, caps).readings_followed()
         if is_refusal(err) or isinstance(err, ConfigurationError):  # its to refuse: not supported
             unjudged = f"open: not supported: {err}"
             return TraceResult(config, ops, 0, {}, readings, unjudged=unjudged)
         fault = AdapterFault(None, f"open failed: {type(err).__name__}: {err}", isinstance(err, AdapterError))
         return TraceResult(config, ops, 0, {}, readings, fault=fault)
+    checker = Checker(config, caps)
     outcomes, fault = _observe(adapter, ops, batch)
     judged: list[tuple[str, ...]] = []  # each step's rules, counted once the trace ends (_count)
     divergence, unjudged = None, None

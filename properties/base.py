@@ -29,6 +29,7 @@ from cfconform.judge.checker import Checker, StepVerdict
 from cfconform.judge.claims import any_claimed
 from cfconform.judge.opening import judge_open
 from cfconform.judge.refusals import queue_documented
+from cfconform.judge.soften import open_softened
 from cfconform.reference_model import operations as o
 from cfconform.reference_model.accounting import pool_totals
 from cfconform.reference_model.config import Accounting, Config
@@ -121,6 +122,9 @@ class Recorder:
         self.masked_halts: Counter[str] = Counter()
         #: Forbidden configurations not judged, per reason (an adapter that takes only valid ones).
         self.unopened: Counter[str] = Counter()
+        #: Configurations opened again after a refusal naming a keyword, set to its default, per
+        #: keyword (judge.soften): the case is judged on the configuration that opened.
+        self.softened: Counter[str] = Counter()
         self.first_failure_at: float | None = None  # time.perf_counter() when the first case failed
         #: The first case the implementation crashed in (could not answer), and what it said.
         self.crash: tuple[Config, list[Any], str] | None = None
@@ -201,10 +205,11 @@ class MachineBase(RuleBasedStateMachine):
         self.adapter = type(self).adapter_factory()
         try:
             caps = self.adapter.capabilities()
-            self.checker = Checker(config, caps, self.recorder.readings)
+            self.config, keywords = open_softened(self.adapter, config)  # (judge.soften)
+            self.recorder.softened.update(keywords)
+            self.checker = Checker(self.config, caps, self.recorder.readings)
             declared = {k: v for k, v in caps.readings.items() if v != "unknown" and k in AMBIGUITIES}
-            self.driver = Model(attrs.evolve(config, readings=Readings(**declared)))
-            self.adapter.open(config)
+            self.driver = Model(attrs.evolve(self.config, readings=Readings(**declared)))
         except Exception as err:  # an implementation that cannot even open is a verdict, not our crash
             if is_refusal(err) or isinstance(err, ConfigurationError):
                 # a configuration no sentence requires it to accept: dropped, never a verdict

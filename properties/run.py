@@ -59,6 +59,8 @@ class MachineRun:
     masked: dict[str, int] = attrs.field(factory=dict)
     #: Forbidden configurations not opened, per reason (judge/opening.py).
     unopened: dict[str, int] = attrs.field(factory=dict)
+    #: Configurations opened again with a refused keyword at its default, per keyword (judge.soften).
+    softened: dict[str, int] = attrs.field(factory=dict)
 
 
 log = logging.getLogger("properties.run")  # the name -v shows, kept from before the cfconform namespace
@@ -155,5 +157,5 @@ def run_machine(
     rules = dict(Counter(rec.rules))
     return MachineRun(
         profile, seed, rec.cases, rec.steps, seconds, rules, boundaries, failure, error, to_failure,
-        dict(rec.refused), dict(rec.unclaimed), dict(rec.masked_halts), dict(rec.unopened),
+        dict(rec.refused), dict(rec.unclaimed), dict(rec.masked_halts), dict(rec.unopened), dict(rec.softened),
     )  # fmt: skip
