@@ -38,6 +38,7 @@ def main(impl: str, variant: str) -> None:
         server = module.Server(None, out)
     except TypeError:  # (the third and fourth readings' Server takes only its output)
         server = module.Server(out)
+    handle = getattr(server, "handle_line", None) or (lambda raw: server.handle(raw.decode()))  # (the eleventh: text)
     for line in sys.stdin.buffer:
         request = json.loads(line) if line.strip() else None
         op = request.get("op") if isinstance(request, dict) else None
@@ -45,7 +46,7 @@ def main(impl: str, variant: str) -> None:
             text = "inspect is not observed"
             reply = {"type": "error", "in_reply_to": request["msg_id"], "code": 10, "text": text, "definite": True}
         else:
-            server.handle_line(line.rstrip(b"\n"))
+            handle(line.rstrip(b"\n"))
             reply = json.loads(out.take())
             if reply.get("type") == "init_ok":
                 caps = reply["capabilities"]
