@@ -210,7 +210,8 @@ def _projection_paths() -> set[str]:
 
 def _signal_names() -> set[str]:
     pattern = re.compile(r'f"([A-Z][A-Z0-9_]*) \{')
-    return {m for p in (REPO / "reference_model").glob("*.py") for m in pattern.findall(p.read_text(encoding="utf-8"))}
+    # (rglob: the signals are made in the model's modules and subpackages, e.g. reference_model/cqs/)
+    return {m for p in (REPO / "reference_model").rglob("*.py") for m in pattern.findall(p.read_text(encoding="utf-8"))}
 
 
 def _known_observables() -> set[str]:
