@@ -56,7 +56,7 @@ from .alter import (
     _usage_at_start,
     alter_outcome,
 )
-from .put_get import _passing_full, get, put
+from .put_get import _alter_at_refusal, _at_refusal, _passing_full, get, put
 from .relief import (
     _below_target,
     _end_overflow,
@@ -101,9 +101,11 @@ __all__ = [
     "_adopt_moved",
     "_adopt_unseen_overflow",
     "_adopt_unseen_relief",
+    "_alter_at_refusal",
     "_alter_now",
     "_alterable_to",
     "_altered",
+    "_at_refusal",
     "_base_usage",
     "_begin_unseen",
     "_below_target",

@@ -19,7 +19,16 @@ from .alter import _alter_now
 from .relief import _end_overflow, relieved
 from .selection import _reselect
 from .storage import _charge, _in_overflow, message_parts
-from .threshold import _may_alter, _moved_within, _reselect_due, _round_unseen, _seen_cost, _threshold_reached
+from .threshold import (
+    _may_alter,
+    _moved_within,
+    _reselect_due,
+    _round_unseen,
+    _seen_cost,
+    _selects,
+    _threshold_reached,
+)
+from .usage import _metric
 
 if TYPE_CHECKING:
     from ..group import GroupState
@@ -46,9 +55,11 @@ def put(model: GroupState, op: Put) -> Outcome:
         # documented: the implementation's STRUCTURE_FULL stands unless the room is certain
         said_full = model.hint is not None and model.hint.outcome.reason == CQS_STRUCTURE_FULL
         full = said_full and not model.room(s, 1 + len(staged), first + later, (CQS_STRUCTURE_FULL,), True, op.length)
+        signals, rules = _at_refusal(model, s)
         if full:
-            return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001", "CQS-012"), usage=s.pools.as_tuple())
-        return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012",))
+            rules = ("CAPACITY-001", "CQS-012", *rules)
+            return Outcome("put", False, CQS_STRUCTURE_FULL, rules, signals=signals, usage=s.pools.as_tuple())
+        return Outcome("put", False, CQS_REJECTED_OVERFLOW, ("CQS-012", *rules), signals=signals)
     if model.hint is not None:
         primary = not overflowed or bool(staged)
         # certain room by the costs seen (GroupState.room) only for a message kept whole on the primary
@@ -62,7 +73,9 @@ def put(model: GroupState, op: Put) -> Outcome:
         else:
             ok = fits(primary, 1 + len(staged), first + later)
     if not ok:
-        return Outcome("put", False, CQS_STRUCTURE_FULL, ("CAPACITY-001",), usage=s.pools.as_tuple())
+        signals, rules = _at_refusal(model, s)
+        rules = ("CAPACITY-001", *rules)
+        return Outcome("put", False, CQS_STRUCTURE_FULL, rules, signals=signals, usage=s.pools.as_tuple())
     msg = Message(model.next_seq(), op.tag, op.length, False, False, first, False)
     msg.cost = _seen_cost(model, s, 1 + len(staged))
     msg.staged = staged
@@ -109,6 +122,53 @@ def put(model: GroupState, op: Put) -> Outcome:
         else:
             s.alter_pending = True
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
+
+
+def _at_refusal(model: GroupState, s: Structure) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The signals and rules of a CQSPUT refused (for room, or on a queue in overflow mode).
+
+    "When the usage of a structure reaches the overflow threshold, CQS attempts to make the
+    structure larger by initiating a structure alter" (seed 000) does not wait for a put that
+    succeeds, so a refused put finding usage at OVFLWMAX may start the alter (CQS-003) or, in
+    overflow mode, a further selection round (CQS-006, ``cqs_reselect=select``) as any other put
+    may.  The model follows what the implementation shows and requires neither: usage it shows
+    below the threshold still rules them out, and a selection is judged as any other."""
+    if model.hint is None:
+        return (), ()
+    if _may_alter(s):
+        return _alter_at_refusal(model, s)
+    if s.overflow_mode and _selects(model, s.defn.name) and _reselect_due(model, s, 0):
+        more = _reselect(model, s)
+        signals = tuple(f"OVERFLOW_QUEUE {s.defn.name} {n}" for n in more)
+        if more and s.defn.ovflwstr is not None:
+            signals += _passing_full(model, s, signals)
+        return signals, ("CQS-006", "CQS-007")
+    return (), ()
+
+
+def _alter_at_refusal(model: GroupState, s: Structure) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`_at_refusal` on a structure with no alter or overflow mode under way (after overflow
+    mode ended at once, say: the ``ends`` reading of ``cqs_empty_overflow``): the alter the
+    implementation shows (``ALTER``), or one it may have started unseen (no CQS signals, usage not
+    shown: as at a put that succeeds, :func:`_unseen`)."""
+    hint = model.hint
+    usage = model.after(s) or model.before(s)
+    reached = model.reached(usage, s.defn.effective_ovflwmax, _metric(model), True)
+    if reached is False or hint is None:
+        return (), ()
+    if not hint.says(f"ALTER {s.defn.name}"):
+        if reached is None and not hint.cqs_signals:
+            s.alter_unseen = True
+            if model.readings.cqs_alter == "sync":  # (an alter completed unseen leaves a size of its own)
+                s.size_known, s.size_range = False, None
+        return (), ()
+    signals = (f"ALTER {s.defn.name}",)
+    rules = ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
+    if model.readings.cqs_alter != "sync":
+        s.alter_pending = True
+        return signals, rules
+    done = _alter_now(model, s)
+    return signals + done.signals, rules + done.rules
 
 
 def _passing_full(model: GroupState, s: Structure, signals: tuple[str, ...]) -> tuple[str, ...]:

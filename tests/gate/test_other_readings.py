@@ -1,5 +1,5 @@
-"""The gate against the fourth to eleventh readings (examples/fourth-, sixth-, seventh-, eighth-,
-ninth-, tenth- and eleventh-reading in Python, examples/fifth-reading in Node.js): implementations written from
+"""The gate against the fourth to twelfth readings (examples/fourth-, sixth-, seventh-, eighth-,
+ninth-, tenth-, eleventh- and twelfth-reading in Python, examples/fifth-reading in Node.js): implementations written from
 the documents alone, each with readings, accounting and choices of its own.  Each trace here once
 drew a false verdict on one of them; replayed through the one checker it passes (or ends
 unjudged).  A trace marked
@@ -29,6 +29,7 @@ COMMANDS = {
     "ninth": [sys.executable, str(ROOT / "examples" / "ninth-reading" / "impl.py")],
     "tenth": [sys.executable, str(ROOT / "examples" / "tenth-reading" / "impl.py")],
     "eleventh": [sys.executable, str(ROOT / "examples" / "eleventh-reading" / "impl.py")],
+    "twelfth": [sys.executable, str(ROOT / "examples" / "twelfth-reading" / "impl.py")],
 }
 TRACES = [
     (reading, path)
