@@ -1,8 +1,7 @@
-"""The gate against the fourth to twelfth readings (examples/fourth-, sixth-, seventh-, eighth-,
-ninth-, tenth-, eleventh- and twelfth-reading in Python, examples/fifth-reading in Node.js): implementations written from
-the documents alone, each with readings, accounting and choices of its own.  Each trace here once
-drew a false verdict on one of them; replayed through the one checker it passes (or ends
-unjudged).  A trace marked
+"""The gate against the fourth to twelfth readings (examples/fourth-, sixth- to twelfth-reading in
+Python, examples/fifth-reading in Node.js): implementations written from the documents alone, each
+with readings, accounting and choices of its own.  Each trace here once drew a false verdict on one
+of them; replayed through the one checker it passes (or ends unjudged).  A trace marked
 ``"expect": "fail"`` is a departure of that reading from a sentence: it must still fail, on its rule."""
 
 from __future__ import annotations
