@@ -215,7 +215,7 @@ class GroupState:
         self.seq += 1
         return self.seq
 
-    def full_signals(self, s: Structure, seen: Pools4 | None = None) -> tuple[str, ...]:
+    def full_signals(self, s: Structure, seen: Pools4 | None = None, moved: bool = False) -> tuple[str, ...]:
         """CAPACITY-002/003: IXC585E when entries or elements reach FULLTHRESHOLD, IXC586I below.
 
         When the message appears is z/OS's (reading ``full_signal_timing``): at the step that
@@ -224,6 +224,11 @@ class GroupState:
         :data:`FULL_MONITOR_BOUND` virtual seconds after the condition began is judged missing.
         In checker mode the condition is read from the implementation's usage after the step
         (``seen``: the usage that holds, for a step that reports none and changes none).
+
+        ``moved``: CQS moved queues off the structure within this step (a CQSPUT's overflow
+        processing).  An IXC586I that the move calls for may then come at a later step even under
+        ``at-crossing``: whether z/OS's monitoring sees the structure before or after CQS's own
+        processing of the put is not documented (twelfth reading, cqs seeds 3 and 4).
         """
         if s.full_off_unsaid and self.hint is not None and self.hint.says(f"IXC586I {s.defn.name}"):
             s.full_off_unsaid = False  # (the IXC586I of a warning ended undocumented, said late)
@@ -251,8 +256,9 @@ class GroupState:
             high = _full(eu, et, lu, lt, threshold, s.full_warning)
         due = True if high is None else high != s.full_warning
         if high is not None and not due:
-            s.full_due_since = None
-        if hint is not None and (high is None or self.readings.full_signal_timing == "deferred"):
+            s.full_due_since, s.full_lagging = None, False
+        lag = s.full_lagging or (moved and s.full_warning)
+        if hint is not None and (high is None or lag or self.readings.full_signal_timing == "deferred"):
             said = hint.says(_full_signal(s))
             due = self._overdue(s) if due and high is not None and not said else due and said
             if high is None and not said and not s.full_warning:
@@ -262,12 +268,13 @@ class GroupState:
                 # after a condition that a COMMIT had ended)
                 s.full_due_since = None
         if not due:
+            s.full_lagging = lag and high is not None and high != s.full_warning
             return ()
         signal = _full_signal(s)
         # a warning that the structure's failure may or may not have ended (full_off_unsaid): with no
         # new IXC585E said as usage reaches FULLTHRESHOLD again, it never ended (CAPACITY-003)
         kept = s.full_off_unsaid and signal[:7] == "IXC585E" and hint is not None and not hint.says(signal)
-        s.full_warning, s.full_due_since, s.full_off_unsaid = not s.full_warning, None, False
+        s.full_warning, s.full_due_since, s.full_off_unsaid, s.full_lagging = not s.full_warning, None, False, False
         return () if kept else (signal,)
 
     def _overdue(self, s: Structure) -> bool:

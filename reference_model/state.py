@@ -89,6 +89,7 @@ class Structure:
         "failed",
         "failure_snapshot",
         "full_due_since",
+        "full_lagging",
         "full_off_unsaid",
         "full_warning",
         "offload_open",
@@ -163,6 +164,9 @@ class Structure:
         #: Checker mode: an IXC585E warning ended where no document says whether z/OS issues IXC586I
         #: (the structure failed, or monitoring was switched off): it may still come, later.
         self.full_off_unsaid = False
+        #: Checker mode: an IXC586I due after CQS moved queues off the structure within a CQSPUT, not
+        #: said there: it may come at a later step, as under the ``deferred`` reading (CAPACITY-003).
+        self.full_lagging = False
         self.alter_pending = False
         #: CQS, checker mode: a CQSPUT may have reached OVFLWMAX and started an alter the
         #: implementation did not show (it reports neither the usage nor CQS's signals).

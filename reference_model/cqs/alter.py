@@ -80,7 +80,8 @@ def _overflow(model: GroupState, s: Structure, op: Any) -> Outcome:
     s.overflow_base = _base_usage(model, s)
     s.pick_due = _pick_due(model, s, op)
     signals, rules = _selected(model, s)
-    signals = (f"OVERFLOW_ON {s.defn.name}", *signals, *model.full_signals(s))
+    moved = s.defn.ovflwstr is not None and any(sig.startswith("OVERFLOW_QUEUE ") for sig in signals)
+    signals = (f"OVERFLOW_ON {s.defn.name}", *signals, *model.full_signals(s, moved=moved))
     return Outcome("alter_outcome", rules=("CQS-005", *rules), signals=signals, usage=s.pools.as_tuple())
 
 

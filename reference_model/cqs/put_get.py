@@ -86,7 +86,7 @@ def put(model: GroupState, op: Put) -> Outcome:
     rules = ("CQS-017", "CQS-021") if staged else ()
     if overflowed:
         rules += ("CQS-022",)
-    signals = model.full_signals(s)
+    signals = model.full_signals(s, moved=s.defn.ovflwstr is not None and _selects(model, s.defn.name))
     # queues moved within this put: overflow processing began again, so the scan had released all
     # the implementation selected (emptied candidates only) and overflow mode had ended.  A put to a
     # queue that may be in overflow mode puts its first part on the overflow structure, its later
