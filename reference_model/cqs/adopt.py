@@ -175,7 +175,10 @@ def adopt_selection(model: GroupState, s: Structure, reported: Any, mode: Any = 
     if s.selection_open is None or not s.overflow_mode or not isinstance(reported, list):
         return
     chosen = set(reported)
-    if not chosen <= set(s.selection_open) or not (s.selection_scanned or _reported_sound(model, s, chosen)):
+    later = chosen - set(s.selection_open)
+    if later and not (s.round_unseen and all(_later_pick(model, s, n) for n in later)):
+        return
+    if not (s.selection_scanned or _reported_sound(model, s, chosen - later)):
         return
     if s.defn.ovflwstr is not None:
         for q in model.queues.values():
@@ -191,6 +194,18 @@ def adopt_selection(model: GroupState, s: Structure, reported: Any, mode: Any = 
     # ("When all queues have been removed, CQS exits overflow mode"): as the implementation shows
     if not chosen and s.defn.ovflwstr is not None and mode is not True:
         _end_overflow(s)
+
+
+def _later_pick(model: GroupState, s: Structure, name: str) -> bool:
+    """Whether ``name`` may have joined overflow mode in a selection round after the first that the
+    implementation did not show (``round_unseen``, ``cqs_reselect=select``): a queue of the structure
+    the exit approves, or approved at some time in this overflow mode (twelfth reading, CQS signals
+    withheld, cqs seed 1: a queue first put to after overflow mode began, selected and moved within
+    the CQSPUTs that reached OVFLWMAX(0))."""
+    q = model.queues.get(name)
+    if q is None or q.defn.cfstruct != s.defn.name:
+        return False
+    return name not in _vetoes(model) or (s.approvals is not None and name in s.approvals)
 
 
 def _reported_sound(model: GroupState, s: Structure, chosen: set[str]) -> bool:
