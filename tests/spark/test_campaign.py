@@ -32,9 +32,9 @@ from tests.spark.conftest import KINDS
 
 pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("spark")]
 
-# diverges in 33 of these 240 mq traces; cfconform.spark_fuzz.testing.MUTANT must name it too
+# diverges in 26 of these 240 mq traces; cfconform.spark_fuzz.testing.MUTANT must name it too
 MUTANT = "mutant:M-CFLEVEL-008-a"
-OTHER_MUTANT = "mutant:M-CFLEVEL-002-a"  # fails on some of the same seeds (9 of 240), differently
+OTHER_MUTANT = "mutant:M-OFFLOAD-001-a"  # fails on some of the same seeds (1 of 240), differently
 TRACES, STEPS, BLOCK = 240, 10, 60
 FAILURE = ("trace", "seed", "profile", "kind", "step", "rules", "field", "expected", "observed", "op", "signature",
            "trace_length")  # fmt: skip
