@@ -223,7 +223,9 @@ class GroupState:
         monitoring being periodic with a period no document states; a message still missing
         :data:`FULL_MONITOR_BOUND` virtual seconds after the condition began is judged missing.
         In checker mode the condition is read from the implementation's usage after the step
-        (``seen``: the usage that holds, for a step that reports none and changes none).
+        (``seen``: the usage that holds, for a step that reports none and changes none).  At such a
+        step a message the implementation says stands, since AUTOALTER may have changed the ratio
+        since that report (CAPACITY-011); its next report judges it.
 
         ``moved``: CQS moved queues off the structure within this step (a CQSPUT's overflow
         processing).  An IXC586I that the move calls for may then come at a later step even under
