@@ -57,7 +57,7 @@ from .alter import (
     _usage_at_start,
     alter_outcome,
 )
-from .put_get import _alter_at_refusal, _at_refusal, _passing_full, get, put
+from .put_get import _alter_at_refusal, _at_refusal, _passing_full, _start_alter, get, put
 from .relief import (
     _below_target,
     _end_overflow,
@@ -153,6 +153,7 @@ __all__ = [
     "_selection_sound",
     "_selects",
     "_space",
+    "_start_alter",
     "_surely_fits",
     "_surely_fits_all",
     "_surely_larger",

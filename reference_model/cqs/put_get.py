@@ -113,14 +113,8 @@ def put(model: GroupState, op: Put) -> Outcome:
         if model.readings.cqs_alter == "sync":  # an alter completed unseen leaves a size of its own
             s.size_known, s.size_range = False, None
     if idle and _threshold_reached(model, s, 1 + len(staged)):
-        signals += (f"ALTER {s.defn.name}",)
-        rules += ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
-        if model.readings.cqs_alter == "sync":
-            done = _alter_now(model, s)
-            signals += done.signals
-            rules += done.rules
-        else:
-            s.alter_pending = True
+        started, why = _start_alter(model, s)
+        signals, rules = signals + started, rules + why
     return Outcome("put", True, rules=rules, signals=signals, usage=s.pools.as_tuple())
 
 
@@ -162,6 +156,12 @@ def _alter_at_refusal(model: GroupState, s: Structure) -> tuple[tuple[str, ...],
             if model.readings.cqs_alter == "sync":  # (an alter completed unseen leaves a size of its own)
                 s.size_known, s.size_range = False, None
         return (), ()
+    return _start_alter(model, s)
+
+
+def _start_alter(model: GroupState, s: Structure) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """CQS-003/020: a CQSPUT reaching OVFLWMAX starts the alter (signals and rules): pending under
+    ``cqs_alter=async``, completed inside the put under ``sync`` (:func:`_alter_now`)."""
     signals = (f"ALTER {s.defn.name}",)
     rules = ("CQS-003", "CQS-020", "CQS-001" if s.defn.ovflwmax is None else "CQS-002")
     if model.readings.cqs_alter != "sync":
